@@ -1,0 +1,277 @@
+import { z } from "zod";
+import { Credentials, type CredentialsInput } from "./credentials.js";
+import type { EndpointName } from "./endpoints.js";
+import type { ValidationIssue } from "./errors.js";
+import {
+  DeviceCloudInvalidArgumentError,
+  DeviceCloudInvalidResponseError,
+  toValidationIssues,
+} from "./errors.js";
+import { type JsonBodyValue, stringifyFlatBody } from "./json.js";
+import {
+  buildPlaybackUrl,
+  downloadPlayback,
+  type PlaybackDownload,
+  type PlaybackRequestInput,
+  type PlaybackUrl,
+  playbackRequestSchema,
+} from "./playback.js";
+import { type ClientLogger, retryPolicySchema } from "./retry.js";
+import {
+  allDevicesSchema,
+  type DeviceRequest,
+  type DeviceSettings,
+  type DeviceStatus,
+  deviceRequestSchema,
+  deviceSettingsSchema,
+  deviceStatusSchema,
+  type FleetDevice,
+  type GpsHistoryRequest,
+  type GpsPoint,
+  gpsHistoryRequestSchema,
+  gpsHistorySchema,
+  type OnlineDevice,
+  onlineDevicesSchema,
+  registeredDevicesSchema,
+} from "./schemas/devices.js";
+import {
+  type DeviceEvent,
+  deviceEventSchema,
+  type EventColumn,
+  type EventQueryFilter,
+  eventColumnsSchema,
+  eventQueryFilterSchema,
+  type Serialno,
+  serialnoSchema,
+} from "./schemas/events.js";
+import {
+  type DailyRecordMap,
+  type DailyRecordMapRequest,
+  dailyRecordMapRequestSchema,
+  dailyRecordMapSchema,
+  type RecordEntry,
+  recordListSchema,
+} from "./schemas/records.js";
+import type { TransportOptions } from "./transport.js";
+import { postJson } from "./transport.js";
+
+export const clientSettingsSchema = z.strictObject({
+  /** The service's base address; http(s) only, and no user:password@ part (it would end up in logs). */
+  baseUrl: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).refine((text) => {
+    const url = new URL(text);
+    return url.username === "" && url.password === "";
+  }, "must not contain credentials"),
+  /** Per attempt of a POST call, from sending to having the whole JSON body. */
+  timeoutMs: z.number().int().positive().default(10_000),
+  retry: retryPolicySchema.prefault({}),
+  playback: z
+    .strictObject({
+      responseTimeoutMs: z.number().int().positive().default(30_000),
+      idleTimeoutMs: z.number().int().positive().default(30_000),
+    })
+    .prefault({}),
+});
+export type ClientSettings = z.input<typeof clientSettingsSchema>;
+
+export interface DeviceCloudClientOptions extends ClientSettings {
+  credentials: CredentialsInput | Credentials;
+  /** Receives a warning per retry (endpoint, attempt, delay, error message); never a credential. */
+  logger?: ClientLogger;
+  /** The jitter's source of randomness; tests may pin it. */
+  random?: () => number;
+}
+
+export interface CallOptions {
+  /** Aborts the call, retries and back-off included (the Lambda deadline, say). */
+  signal?: AbortSignal;
+}
+
+/** An event the service returned that does not match the schema, kept whole for the record. */
+export interface RejectedEvent {
+  /** The event as received (a numeric serialno appears as its exact digits in a string). */
+  raw: unknown;
+  /** Its serial number, when that much could be read. */
+  serialno?: Serialno;
+  issues: ValidationIssue[];
+}
+
+export interface EventQueryResult<E> {
+  /** Valid events, in the order the service returned them (which the spec does not define). */
+  events: E[];
+  rejected: RejectedEvent[];
+}
+
+type FilterWithoutColumns = Omit<EventQueryFilter, "columns"> & { columns?: undefined };
+// `readonly` so that a caller's `as const` list of columns is accepted and drives the result type.
+type FilterWithColumns<C extends EventColumn> = Omit<EventQueryFilter, "columns"> & { columns: readonly C[] };
+
+/**
+ * A typed client for the device tracking and recording cloud service: one method per operation of
+ * the spec. Arguments are validated before any request; responses are validated with zod. Errors
+ * are DeviceCloudError subclasses whose messages name the operation and carry no credential.
+ */
+export class DeviceCloudClient {
+  readonly #credentials: Credentials;
+  readonly #transport: TransportOptions;
+  readonly #playbackTimeouts: { responseTimeoutMs: number; idleTimeoutMs: number };
+
+  constructor(options: DeviceCloudClientOptions) {
+    const { credentials, logger, random, ...rest } = options;
+    const settings = clientSettingsSchema.safeParse(rest);
+    if (!settings.success) {
+      throw new DeviceCloudInvalidArgumentError("configuration", toValidationIssues(settings.error.issues));
+    }
+    this.#credentials = credentials instanceof Credentials ? credentials : Credentials.from(credentials);
+    const hash = this.#credentials.passwordHash;
+    this.#transport = {
+      baseUrl: new URL(settings.data.baseUrl),
+      timeoutMs: settings.data.timeoutMs,
+      retry: settings.data.retry,
+      logger,
+      random: random ?? Math.random,
+      secrets: [hash],
+    };
+    this.#playbackTimeouts = settings.data.playback;
+  }
+
+  get username(): string {
+    return this.#credentials.username;
+  }
+
+  /** 1. GPS history of a device between two UNIX times (seconds, or Dates). */
+  gpsHistory(request: GpsHistoryRequest, options?: CallOptions): Promise<GpsPoint[]> {
+    return this.#call("gpsHistory", gpsHistoryRequestSchema, request, gpsHistorySchema, options);
+  }
+
+  /** 2. A device's settings. Its Wi-Fi password (`net_wfpwd`) comes as a Secret. */
+  deviceSettings(request: DeviceRequest, options?: CallOptions): Promise<DeviceSettings> {
+    return this.#call("deviceSettings", deviceRequestSchema, request, deviceSettingsSchema, options);
+  }
+
+  /** 3. Status of the devices that are online. */
+  onlineDevices(options?: CallOptions): Promise<OnlineDevice[]> {
+    return this.#call("onlineDevices", undefined, {}, onlineDevicesSchema, options);
+  }
+
+  /** 4. The recordings on a device's SD card. */
+  recordList(request: DeviceRequest, options?: CallOptions): Promise<RecordEntry[]> {
+    return this.#call("recordList", deviceRequestSchema, request, recordListSchema, options);
+  }
+
+  /** 5. One device's status. Administrator accounts only. */
+  deviceStatus(request: DeviceRequest, options?: CallOptions): Promise<DeviceStatus> {
+    return this.#call("deviceStatus", deviceRequestSchema, request, deviceStatusSchema, options);
+  }
+
+  /** 6. Status of every device, with vehicle, driver and channel. */
+  allDevices(options?: CallOptions): Promise<FleetDevice[]> {
+    return this.#call("allDevices", undefined, {}, allDevicesSchema, options);
+  }
+
+  /** 7. The registered device identifiers. Administrator accounts only. */
+  registeredDevices(options?: CallOptions): Promise<string[]> {
+    return this.#call("registeredDevices", undefined, {}, registeredDevicesSchema, options);
+  }
+
+  /** 9. The minute-by-minute record map (1440 values) of the day starting at `date`. */
+  dailyRecordMap(request: DailyRecordMapRequest, options?: CallOptions): Promise<DailyRecordMap> {
+    return this.#call("dailyRecordMap", dailyRecordMapRequestSchema, request, dailyRecordMapSchema, options);
+  }
+
+  /**
+   * 10. The event log, with any of the spec's filters. Each event is validated on its own: one
+   * malformed event is returned in `rejected` (raw payload kept) instead of failing the others.
+   * With `columns`, events carry (and are checked for) exactly those fields.
+   */
+  queryEvents(filter?: FilterWithoutColumns, options?: CallOptions): Promise<EventQueryResult<DeviceEvent>>;
+  queryEvents<C extends EventColumn>(
+    filter: FilterWithColumns<C>,
+    options?: CallOptions,
+  ): Promise<EventQueryResult<Pick<DeviceEvent, C>>>;
+  async queryEvents(
+    filter: FilterWithoutColumns | FilterWithColumns<EventColumn> = {},
+    options?: CallOptions,
+  ): Promise<EventQueryResult<Partial<DeviceEvent>>> {
+    const parsedFilter = this.#validateArgument("eventQuery", eventQueryFilterSchema, filter);
+    const eventSchema = parsedFilter.columns ? eventColumnsSchema(parsedFilter.columns) : deviceEventSchema;
+    const json = await this.#post("eventQuery", parsedFilter, options);
+    if (!Array.isArray(json)) {
+      throw new DeviceCloudInvalidResponseError("eventQuery", "expected a JSON array of events", []);
+    }
+    const result: EventQueryResult<Partial<DeviceEvent>> = { events: [], rejected: [] };
+    for (const raw of json) {
+      const parsed = eventSchema.safeParse(raw);
+      if (parsed.success) {
+        result.events.push(parsed.data);
+      } else {
+        result.rejected.push({
+          raw,
+          serialno: readableSerialno(raw),
+          issues: toValidationIssues(parsed.error.issues),
+        });
+      }
+    }
+    return result;
+  }
+
+  /** The playback URL for a request (validated), with a redacted copy for logs and manifests. */
+  playbackUrl(request: PlaybackRequestInput): PlaybackUrl {
+    const parsed = this.#validateArgument("playback", playbackRequestSchema, request);
+    return buildPlaybackUrl(this.#transport.baseUrl, this.#credentials, parsed);
+  }
+
+  /**
+   * 8. Downloads an MP4 playback as a stream. The request is validated before anything is sent;
+   * the status and the `ftyp` box are checked before the stream is returned.
+   */
+  downloadPlayback(request: PlaybackRequestInput, options?: CallOptions): Promise<PlaybackDownload> {
+    const playback = this.playbackUrl(request);
+    return downloadPlayback(this.#transport, playback, this.#playbackTimeouts, options?.signal);
+  }
+
+  async #call<Req extends z.ZodType<Record<string, JsonBodyValue | undefined>>, Res extends z.ZodType>(
+    endpoint: EndpointName,
+    requestSchema: Req | undefined,
+    request: unknown,
+    responseSchema: Res,
+    options: CallOptions | undefined,
+  ): Promise<z.output<Res>> {
+    const parameters = requestSchema ? this.#validateArgument(endpoint, requestSchema, request) : {};
+    const json = await this.#post(endpoint, parameters, options);
+    const parsed = responseSchema.safeParse(json);
+    if (!parsed.success) {
+      throw new DeviceCloudInvalidResponseError(
+        endpoint,
+        "response does not match the spec",
+        toValidationIssues(parsed.error.issues),
+      );
+    }
+    return parsed.data;
+  }
+
+  #validateArgument<S extends z.ZodType>(endpoint: EndpointName, schema: S, value: unknown): z.output<S> {
+    const parsed = schema.safeParse(value);
+    if (!parsed.success)
+      throw new DeviceCloudInvalidArgumentError(endpoint, toValidationIssues(parsed.error.issues));
+    return parsed.data;
+  }
+
+  #post(
+    endpoint: EndpointName,
+    parameters: Readonly<Record<string, JsonBodyValue | undefined>>,
+    options: CallOptions | undefined,
+  ): Promise<unknown> {
+    const body = stringifyFlatBody({
+      username: this.#credentials.username,
+      password: this.#credentials.passwordHash,
+      ...parameters,
+    });
+    return postJson(this.#transport, endpoint, body, options?.signal);
+  }
+}
+
+function readableSerialno(raw: unknown): Serialno | undefined {
+  if (typeof raw !== "object" || raw === null || !("serialno" in raw)) return undefined;
+  const parsed = serialnoSchema.safeParse(raw.serialno);
+  return parsed.success ? parsed.data : undefined;
+}

@@ -1,0 +1,12 @@
+export * from "./client.js";
+export * from "./codes.js";
+export * from "./credentials.js";
+export * from "./endpoints.js";
+export * from "./errors.js";
+export * from "./playback.js";
+export type { ClientLogger, RetryPolicy, RetryPolicyInput } from "./retry.js";
+export * from "./schemas/common.js";
+export * from "./schemas/devices.js";
+export * from "./schemas/events.js";
+export * from "./schemas/records.js";
+export { REDACTED, redactSecrets, Secret } from "./secret.js";

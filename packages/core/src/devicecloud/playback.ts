@@ -1,0 +1,290 @@
+import { Readable } from "node:stream";
+import { z } from "zod";
+import type { Credentials } from "./credentials.js";
+import { ENDPOINTS } from "./endpoints.js";
+import { DeviceCloudTimeoutError, PlaybackNotMp4Error, PlaybackTruncatedError } from "./errors.js";
+import { withRetries } from "./retry.js";
+import { deviceIdSchema } from "./schemas/common.js";
+import { REDACTED } from "./secret.js";
+import { endpointUrl, httpError, type TransportOptions, toDeviceCloudError } from "./transport.js";
+
+export const MAX_PLAYBACK_MINUTES = 30;
+const MAX_CHANNEL = 32;
+
+/** "+0530", "-03:30" or minutes east of UTC; the service's form is +hhmm. UTC-12:00 to UTC+14:00. */
+export const utcOffsetSchema = z
+  .union([
+    z
+      .string()
+      .regex(/^[+-]\d{2}:?\d{2}$/, "must look like +hhmm or -hh:mm")
+      .transform((text) => {
+        const sign = text.startsWith("-") ? -1 : 1;
+        const digits = text.replace(/[+:-]/g, "");
+        const minutes = Number(digits.slice(2, 4));
+        return minutes >= 60 ? Number.NaN : sign * (Number(digits.slice(0, 2)) * 60 + minutes);
+      }),
+    z.number().int(),
+  ])
+  .pipe(
+    z
+      .number()
+      .int("must have whole minutes below 60")
+      .min(-12 * 60)
+      .max(14 * 60),
+  );
+
+export const playbackRequestSchema = z.strictObject({
+  // `@` would be read as the channel selector and `/` or `\` as another path segment.
+  deviceid: deviceIdSchema.regex(/^[^@/\\]+$/, "must not contain @, / or \\"),
+  /** One channel, counted from 1. Without it the request carries no selector (the spec allows that). */
+  channel: z.number().int().min(1).max(MAX_CHANNEL).optional(),
+  durationMinutes: z.number().int().min(1).max(MAX_PLAYBACK_MINUTES),
+  /** The start instant; written in the fleet's local time with `utcOffset`, whole seconds (sub-second part dropped). */
+  start: z.date().refine((date) => !Number.isNaN(date.getTime()), "must be a valid date"),
+  utcOffset: utcOffsetSchema.default(0),
+  fileName: z
+    .string()
+    .max(255)
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*\.mp4$/, "must be letters, digits, '.', '_' or '-' and end in .mp4")
+    .refine((name) => !name.includes(".."), "must not contain '..'")
+    .optional(),
+});
+export type PlaybackRequestInput = z.input<typeof playbackRequestSchema>;
+export type PlaybackRequest = z.output<typeof playbackRequestSchema>;
+
+/** The spec's selector: bit N-1 for channel N (channel 1 = 1, channel 3 = 4). */
+export function channelSelector(channel: number): number {
+  return 2 ** (channel - 1);
+}
+
+/** `YYYY-MM-DDTHH:mm:ss+hhmm`: the instant as wall-clock time at the given offset (minutes east of UTC). */
+export function formatPlaybackTimestamp(instant: Date, utcOffsetMinutes: number): string {
+  const local = new Date(Math.floor(instant.getTime() / 1000) * 1000 + utcOffsetMinutes * 60_000);
+  const wallClock = local.toISOString().slice(0, 19);
+  const sign = utcOffsetMinutes < 0 ? "-" : "+";
+  const absolute = Math.abs(utcOffsetMinutes);
+  const hours = String(Math.floor(absolute / 60)).padStart(2, "0");
+  const minutes = String(absolute % 60).padStart(2, "0");
+  return `${wallClock}${sign}${hours}${minutes}`;
+}
+
+export interface PlaybackUrl {
+  /** Carries the password hash: hand it to fetch, never to a log or an error. */
+  url: URL;
+  /** The same URL with the password segment replaced by `[redacted]`: safe to log and store. */
+  redactedUrl: string;
+  /** The validated request, with the timestamp exactly as sent. */
+  request: PlaybackRequest & { timestamp: string };
+}
+
+/**
+ * Builds `{base}/dlplayback/:deviceid(@chs)/:duration/:timestamp/:username/:password/:fileName`.
+ * Every segment is percent-encoded (encodeURIComponent), so `+` and `:` of the timestamp travel as
+ * %2B and %3A, which a server decodes back; the `@` before the selector stays literal.
+ * The input must already be validated by `playbackRequestSchema`.
+ */
+export function buildPlaybackUrl(
+  baseUrl: URL,
+  credentials: Credentials,
+  request: PlaybackRequest,
+): PlaybackUrl {
+  const timestamp = formatPlaybackTimestamp(request.start, request.utcOffset);
+  const device =
+    encodeURIComponent(request.deviceid) +
+    (request.channel === undefined ? "" : `@${channelSelector(request.channel)}`);
+  const segments = (password: string) =>
+    [
+      device,
+      String(request.durationMinutes),
+      encodeURIComponent(timestamp),
+      encodeURIComponent(credentials.username),
+      password,
+    ]
+      .concat(request.fileName === undefined ? [] : [encodeURIComponent(request.fileName)])
+      .join("/");
+  const url = endpointUrl(baseUrl, `${ENDPOINTS.playback.path}/${segments(credentials.passwordHash)}`);
+  // Built as text so that the placeholder stays readable; every other character is as sent.
+  const redactedUrl = `${endpointUrl(baseUrl, ENDPOINTS.playback.path)}/${segments(REDACTED)}`;
+  return { url, redactedUrl, request: { ...request, timestamp } };
+}
+
+export interface PlaybackTimeouts {
+  /** From sending the request to having the status and the first bytes. */
+  responseTimeoutMs: number;
+  /** Longest wait for the next bytes while the body streams (time the reader spends is not counted). */
+  idleTimeoutMs: number;
+}
+
+export interface PlaybackDownload extends Omit<PlaybackUrl, "url"> {
+  /**
+   * The MP4 bytes, `ftyp` box first, streamed as they arrive (never buffered whole). It errors with
+   * a PlaybackTruncatedError when the connection ends early or short of Content-Length, and with a
+   * DeviceCloudTimeoutError (phase `idle`) when the service stalls. Destroying it aborts the download.
+   */
+  body: Readable;
+  /** The announced size, when the service sent Content-Length. */
+  contentLength?: number;
+}
+
+const MP4_HEAD_BYTES = 8;
+
+/**
+ * Requests the playback and checks the status and the first bytes (an ISO BMFF `ftyp` box) before
+ * handing over the stream. Failures before the body is handed over are retried like any call.
+ */
+export async function downloadPlayback(
+  transport: TransportOptions,
+  playback: PlaybackUrl,
+  timeouts: PlaybackTimeouts,
+  signal?: AbortSignal,
+): Promise<PlaybackDownload> {
+  const retryContext = {
+    policy: transport.retry,
+    logger: transport.logger,
+    random: transport.random,
+    signal,
+  };
+  return withRetries(retryContext, async (attempt) => {
+    const controller = new AbortController();
+    const abortWithCaller = () => controller.abort(signal?.reason);
+    signal?.addEventListener("abort", abortWithCaller, { once: true });
+    let timedOut = false;
+    const responseTimer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeouts.responseTimeoutMs);
+    const release = () => {
+      clearTimeout(responseTimer);
+      signal?.removeEventListener("abort", abortWithCaller);
+    };
+    try {
+      const response = await fetch(playback.url, { redirect: "manual", signal: controller.signal });
+      if (!response.ok)
+        throw httpError("playback", response, await response.text(), attempt, transport.secrets);
+      if (!response.body) throw new PlaybackNotMp4Error("empty");
+      const reader = response.body.getReader();
+      const head = await readAtLeast(reader, MP4_HEAD_BYTES);
+      if (!startsWithFtypBox(head)) {
+        await reader.cancel().catch(() => undefined);
+        throw new PlaybackNotMp4Error(sniffBody(head));
+      }
+      clearTimeout(responseTimer);
+      const contentLength = parseContentLength(response.headers.get("content-length"));
+      const chunks = streamBody({
+        reader,
+        head,
+        contentLength,
+        timeouts,
+        attempt,
+        controller,
+        signal,
+        release,
+      });
+      return {
+        body: Readable.from(chunks, { objectMode: false }),
+        contentLength,
+        redactedUrl: playback.redactedUrl,
+        request: playback.request,
+      };
+    } catch (error) {
+      release();
+      controller.abort();
+      throw toDeviceCloudError(error, {
+        endpoint: "playback",
+        attempt,
+        timeoutMs: timeouts.responseTimeoutMs,
+        timedOut,
+        signal,
+      });
+    }
+  });
+}
+
+interface BodyStream {
+  reader: ReadableStreamDefaultReader<Uint8Array>;
+  head: Uint8Array;
+  contentLength: number | undefined;
+  timeouts: PlaybackTimeouts;
+  attempt: number;
+  controller: AbortController;
+  signal: AbortSignal | undefined;
+  release: () => void;
+}
+
+async function* streamBody(stream: BodyStream): AsyncGenerator<Uint8Array> {
+  const { reader, contentLength, timeouts, controller, signal } = stream;
+  let received = stream.head.byteLength;
+  let complete = false;
+  try {
+    yield stream.head;
+    for (;;) {
+      // The idle timer runs only while we wait on the network, not while the reader digests a chunk.
+      let idle = false;
+      const idleTimer = setTimeout(() => {
+        idle = true;
+        controller.abort();
+      }, timeouts.idleTimeoutMs);
+      let next: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        next = await reader.read();
+      } catch {
+        if (signal?.aborted) throw signal.reason;
+        if (idle)
+          throw new DeviceCloudTimeoutError("playback", timeouts.idleTimeoutMs, stream.attempt, "idle");
+        throw new PlaybackTruncatedError(contentLength, received);
+      } finally {
+        clearTimeout(idleTimer);
+      }
+      if (next.done) break;
+      received += next.value.byteLength;
+      yield next.value;
+    }
+    if (contentLength !== undefined && received !== contentLength)
+      throw new PlaybackTruncatedError(contentLength, received);
+    complete = true;
+  } finally {
+    stream.release();
+    // Stopped early (an error, or the consumer destroyed the stream): drop the connection.
+    if (!complete) {
+      controller.abort();
+      await reader.cancel().catch(() => undefined);
+    }
+  }
+}
+
+async function readAtLeast(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  bytes: number,
+): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  while (length < bytes) {
+    const next = await reader.read();
+    if (next.done) break;
+    parts.push(next.value);
+    length += next.value.byteLength;
+  }
+  return parts.length === 1 ? (parts[0] as Uint8Array) : Buffer.concat(parts);
+}
+
+/** An ISO BMFF file starts with a box header: a 32-bit size of at least 8, then the type `ftyp`. */
+export function startsWithFtypBox(head: Uint8Array): boolean {
+  if (head.byteLength < MP4_HEAD_BYTES) return false;
+  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  const size = view.getUint32(0);
+  return (
+    (size === 1 || size >= MP4_HEAD_BYTES) && Buffer.from(head.subarray(4, 8)).toString("latin1") === "ftyp"
+  );
+}
+
+function sniffBody(head: Uint8Array): PlaybackNotMp4Error["detectedAs"] {
+  if (head.byteLength === 0) return "empty";
+  const text = Buffer.from(head).toString("latin1").trimStart();
+  if (text.startsWith("<")) return "html";
+  if (text.startsWith("{") || text.startsWith("[")) return "json";
+  return "unknown";
+}
+
+function parseContentLength(header: string | null): number | undefined {
+  return header !== null && /^\d+$/.test(header.trim()) ? Number(header.trim()) : undefined;
+}

@@ -1,0 +1,168 @@
+import { ENDPOINTS, type EndpointName } from "./endpoints.js";
+import {
+  DeviceCloudError,
+  DeviceCloudHttpError,
+  DeviceCloudInvalidResponseError,
+  DeviceCloudNetworkError,
+  DeviceCloudTimeoutError,
+} from "./errors.js";
+import { parseJsonKeepingSerials } from "./json.js";
+import { type ClientLogger, type RetryPolicy, withRetries } from "./retry.js";
+import { redactSecrets } from "./secret.js";
+
+export interface TransportOptions {
+  baseUrl: URL;
+  /** Per attempt: from sending the request to having the whole response body. */
+  timeoutMs: number;
+  retry: RetryPolicy;
+  logger?: ClientLogger;
+  random: () => number;
+  /** Values to scrub from anything the service says back before it reaches an error message. */
+  secrets: readonly string[];
+}
+
+/** `base` may carry a path prefix (https://host/prefix): the endpoint path is appended to it. */
+export function endpointUrl(base: URL, path: string): URL {
+  const url = new URL(base);
+  url.pathname = `${base.pathname.replace(/\/+$/, "")}${path}`;
+  return url;
+}
+
+/**
+ * POSTs a JSON body as the spec says (`Content-Type: application/json; charset=utf-8`, every
+ * parameter in the body) and returns the parsed JSON. Redirects are not followed: a redirect
+ * would resend the credentials in the body to wherever it points.
+ */
+export async function postJson(
+  options: TransportOptions,
+  endpoint: EndpointName,
+  body: string,
+  signal?: AbortSignal,
+): Promise<unknown> {
+  const url = endpointUrl(options.baseUrl, ENDPOINTS[endpoint].path);
+  const retryContext = { policy: options.retry, logger: options.logger, random: options.random, signal };
+  return withRetries(retryContext, async (attempt) => {
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    try {
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json; charset=utf-8", accept: "application/json" },
+        body,
+        redirect: "manual",
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
+      const text = await response.text();
+      if (!response.ok) throw httpError(endpoint, response, text, attempt, options.secrets);
+      return parseJsonBody(endpoint, response, text);
+    } catch (error) {
+      throw toDeviceCloudError(error, {
+        endpoint,
+        attempt,
+        timeoutMs: options.timeoutMs,
+        timedOut: timeout.aborted,
+        signal,
+      });
+    }
+  });
+}
+
+function parseJsonBody(endpoint: EndpointName, response: Response, text: string): unknown {
+  const contentType = response.headers.get("content-type") ?? "none";
+  // A proxy or gateway error page sent with status 200 is the classic way a "successful" call lies.
+  if (/text\/html/i.test(contentType) || /^\s*</.test(text)) {
+    throw new DeviceCloudInvalidResponseError(
+      endpoint,
+      `expected JSON but got an HTML page (${contentType})`,
+    );
+  }
+  try {
+    return parseJsonKeepingSerials(text);
+  } catch {
+    // The parser's own message quotes the body, which may hold anything: say only what and how long.
+    throw new DeviceCloudInvalidResponseError(
+      endpoint,
+      `body is not valid JSON (${Buffer.byteLength(text)} bytes, content-type ${contentType})`,
+    );
+  }
+}
+
+const MAX_SERVICE_MESSAGE_LENGTH = 200;
+
+/** An HTTP error with the service's own explanation when it gave one in JSON, redacted and cut short. */
+export function httpError(
+  endpoint: EndpointName,
+  response: Response,
+  text: string,
+  attempt: number,
+  secrets: readonly string[],
+): DeviceCloudHttpError {
+  return new DeviceCloudHttpError(
+    endpoint,
+    response.status,
+    attempt,
+    serviceMessage(text, secrets),
+    retryAfterMs(response.headers.get("retry-after")),
+  );
+}
+
+function serviceMessage(text: string, secrets: readonly string[]): string | undefined {
+  let said: unknown;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    said =
+      typeof parsed === "object" && parsed !== null
+        ? "message" in parsed
+          ? parsed.message
+          : undefined
+        : undefined;
+    if (said === undefined && typeof parsed === "object" && parsed !== null && "error" in parsed)
+      said = parsed.error;
+  } catch {
+    return undefined; // not JSON (an HTML page, say): nothing worth quoting
+  }
+  if (typeof said !== "string" || said.trim() === "") return undefined;
+  const oneLine = redactSecrets(said.replace(/\s+/g, " ").trim(), secrets);
+  return oneLine.length > MAX_SERVICE_MESSAGE_LENGTH
+    ? `${oneLine.slice(0, MAX_SERVICE_MESSAGE_LENGTH)}…`
+    : oneLine;
+}
+
+/** Retry-After in seconds or as an HTTP date, in milliseconds from now. */
+function retryAfterMs(header: string | null): number | undefined {
+  if (header === null) return undefined;
+  const trimmed = header.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+interface FailureContext {
+  endpoint: EndpointName;
+  attempt: number;
+  timeoutMs: number;
+  /** Whether this attempt's own time-out fired. */
+  timedOut: boolean;
+  signal?: AbortSignal;
+}
+
+/**
+ * Classifies what `fetch` or a body read threw. The caller's own abort is passed through as it is
+ * (it is not a failure of the service and must not be retried).
+ */
+export function toDeviceCloudError(error: unknown, context: FailureContext): unknown {
+  if (error instanceof DeviceCloudError) return error;
+  if (context.signal?.aborted) return context.signal.reason;
+  if (context.timedOut)
+    return new DeviceCloudTimeoutError(context.endpoint, context.timeoutMs, context.attempt);
+  return new DeviceCloudNetworkError(context.endpoint, networkErrorCode(error), context.attempt);
+}
+
+/** The code of a network failure (ECONNRESET, UND_ERR_SOCKET...), from undici's error or its cause. */
+function networkErrorCode(error: unknown): string | undefined {
+  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 4; depth++) {
+    const code = (current as Error & { code?: unknown }).code;
+    if (typeof code === "string" && /^[A-Z0-9_]{2,40}$/.test(code)) return code;
+    current = current.cause;
+  }
+  return undefined;
+}
