@@ -1,11 +1,34 @@
 import { defineConfig } from "vitest/config";
 
+// Every test talks only to servers it starts itself on 127.0.0.1; nothing may reach AWS.
+const env = {
+  AWS_EC2_METADATA_DISABLED: "true",
+  AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE: "1",
+  SST_TELEMETRY_DISABLED: "1",
+};
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    // Every test talks to servers it starts itself on 127.0.0.1; make sure nothing reaches AWS.
-    env: { AWS_EC2_METADATA_DISABLED: "true", SST_TELEMETRY_DISABLED: "1" },
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: ["test/infra/**"], env },
+      },
+      {
+        // SST keeps module-level state and shares .sst/: infrastructure tests run one file at a
+        // time in forked processes.
+        extends: true,
+        test: {
+          name: "infra",
+          include: ["test/infra/**/*.test.ts"],
+          env: { ...env, SST_STAGE: "test" },
+          pool: "forks",
+          fileParallelism: false,
+          testTimeout: 120_000,
+        },
+      },
+    ],
   },
 });

@@ -1,0 +1,122 @@
+import {
+  DeviceCloudClient,
+  DeviceCloudHttpError,
+  DeviceCloudInvalidResponseError,
+  DeviceCloudTimeoutError,
+  hashPassword,
+} from "@fleet-alerts/core/devicecloud";
+import { afterEach, describe, expect, it } from "vitest";
+import { json, raw, silence, startScriptedServer } from "../../support/scripted-server.js";
+
+const PASSWORD = "s3cret-demo-password";
+const HASH = hashPassword(PASSWORD);
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+async function clientFor(replies: Parameters<typeof startScriptedServer>[0], settings = {}) {
+  const server = await startScriptedServer(replies);
+  close = server.close;
+  const warnings: string[] = [];
+  const client = new DeviceCloudClient({
+    baseUrl: `${server.url}/base`,
+    credentials: { username: "demo", password: PASSWORD },
+    retry: { baseDelayMs: 1, maxDelayMs: 5 },
+    logger: { warn: (message, attributes) => warnings.push(`${message} ${JSON.stringify(attributes)}`) },
+    ...settings,
+  });
+  return { client, requests: server.requests, warnings };
+}
+
+describe("request shape", () => {
+  it("POSTs JSON with the spec's content type and every parameter in the body", async () => {
+    const { client, requests } = await clientFor([json(200, [])]);
+    await client.queryEvents({ afterSerialno: 18446744073709551617n, deviceid: "D1", columns: ["serialno"] });
+    expect(requests).toHaveLength(1);
+    const [request] = requests;
+    expect(request?.method).toBe("POST");
+    expect(request?.url).toBe("/base/gkevent/eventquery");
+    expect(request?.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(request?.body).toBe(
+      `{"username":"demo","password":"${HASH}","afterSerialno":18446744073709551617,"deviceid":"D1","columns":["serialno"]}`,
+    );
+  });
+
+  it("sends no body field for an omitted filter and no credentials anywhere but the body", async () => {
+    const { client, requests } = await clientFor([json(200, [])]);
+    await client.onlineDevices();
+    expect(JSON.parse(requests[0]?.body ?? "")).toEqual({ username: "demo", password: HASH });
+    expect(requests[0]?.url).not.toContain(HASH);
+    expect(JSON.stringify(requests[0]?.headers)).not.toContain(HASH);
+  });
+});
+
+describe("retries and errors", () => {
+  it("honours Retry-After on 429 and then succeeds", async () => {
+    const { client, requests, warnings } = await clientFor([
+      json(429, { error: "slow down" }, { "retry-after": "0" }),
+      json(200, ["D1"]),
+    ]);
+    expect(await client.registeredDevices()).toEqual(["D1"]);
+    expect(requests).toHaveLength(2);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('"endpoint":"registeredDevices"');
+  });
+
+  it("gives up when Retry-After asks for more than the time budget allows", async () => {
+    const { client, requests } = await clientFor([json(503, {}, { "retry-after": "3600" })]);
+    await expect(client.onlineDevices()).rejects.toMatchObject({ status: 503, attempts: 1 });
+    expect(requests).toHaveLength(1);
+  });
+
+  it("does not follow a redirect (it would resend the credentials elsewhere)", async () => {
+    const { client, requests } = await clientFor([
+      raw(307, "", { location: "http://127.0.0.1:1/elsewhere" }),
+    ]);
+    const error = await client.onlineDevices().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DeviceCloudHttpError);
+    expect(error).toMatchObject({ status: 307, retryable: false });
+    expect(requests).toHaveLength(1);
+  });
+
+  it("quotes the service's JSON message, with the hash redacted if it echoes it", async () => {
+    const { client } = await clientFor([
+      json(400, { error: "bad_request", message: `password ${HASH} rejected` }),
+    ]);
+    const error = (await client.onlineDevices().catch((caught: unknown) => caught)) as DeviceCloudHttpError;
+    expect(error.message).toBe(
+      "device cloud onlineDevices (POST /gkdevice/onlinelist): HTTP 400 (password [redacted] rejected) after 1 attempt",
+    );
+  });
+
+  it("reports an invalid response with the schema's issues and no value from the body", async () => {
+    const { client } = await clientFor([json(200, [{ deviceid: "D1", status: "online", nmea: "" }])]);
+    const error = (await client
+      .onlineDevices()
+      .catch((caught: unknown) => caught)) as DeviceCloudInvalidResponseError;
+    expect(error).toBeInstanceOf(DeviceCloudInvalidResponseError);
+    expect(error.issues.map((issue) => issue.path)).toEqual(["0.status", "0.updatetime"]);
+    expect(error.message).not.toContain('online"');
+  });
+
+  it("times out each attempt and retries within the bound", async () => {
+    const { client, requests } = await clientFor([silence], {
+      timeoutMs: 50,
+      retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1 },
+    });
+    const error = await client.allDevices().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DeviceCloudTimeoutError);
+    expect(error).toMatchObject({ attempts: 3, timeoutMs: 50 });
+    expect(requests).toHaveLength(3);
+  });
+
+  it("stops at once, without retrying, when the caller aborts", async () => {
+    const { client, requests } = await clientFor([silence], { timeoutMs: 5_000 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("deadline")), 50);
+    await expect(client.allDevices({ signal: controller.signal })).rejects.toThrow("deadline");
+    expect(requests).toHaveLength(1);
+  });
+});

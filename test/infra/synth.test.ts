@@ -1,0 +1,12 @@
+import { Template } from "aws-cdk-lib/assertions";
+import { describe, expect, it } from "vitest";
+import { synthesize } from "../../infra/synth.js";
+
+describe("offline synthesis", () => {
+  it("synthesizes the app to CloudFormation with no AWS credentials or network", async () => {
+    const { assembly } = await synthesize({ stage: "test" });
+    const stack = assembly.getStackByName("test-fleet-alerts-Pipeline");
+    const template = Template.fromJSON(stack.template as Record<string, unknown>);
+    template.hasOutput("Stage", { Value: "test" });
+  });
+});
