@@ -5,6 +5,7 @@ import { synthesize } from "../../infra/synth.js";
 describe("offline synthesis", () => {
   it("synthesizes the app to CloudFormation with no AWS credentials or network", async () => {
     const { assembly } = await synthesize({ stage: "test" });
+    expect(assembly.stacks.map((stack) => stack.stackName)).toEqual(["test-fleet-alerts-Pipeline"]);
     const stack = assembly.getStackByName("test-fleet-alerts-Pipeline");
     const template = Template.fromJSON(stack.template as Record<string, unknown>);
     template.hasOutput("Stage", { Value: "test" });
