@@ -4,6 +4,8 @@ import {
   DeviceCloudInvalidResponseError,
   DeviceCloudTimeoutError,
   hashPassword,
+  PlaybackNotMp4Error,
+  PlaybackTruncatedError,
 } from "@fleet-alerts/core/devicecloud";
 import { afterEach, describe, expect, it } from "vitest";
 import { json, raw, silence, startScriptedServer } from "../../support/scripted-server.js";
@@ -120,3 +122,51 @@ describe("retries and errors", () => {
     expect(requests).toHaveLength(1);
   });
 });
+
+describe("playback stream failures", () => {
+  const ftypBox = Buffer.from("0000001866747970" + "69736f6d00000200" + "69736f6d6d703431", "hex");
+  const start = new Date("2026-01-05T00:00:00Z");
+
+  it("fails with an idle time-out when the body stalls after the first bytes", async () => {
+    const stallAfterHead: Parameters<typeof startScriptedServer>[0][number] = (response) => {
+      response.writeHead(200, { "content-type": "video/mp4", "content-length": "100000" });
+      response.write(ftypBox);
+    };
+    const { client } = await clientFor([stallAfterHead], { playback: { idleTimeoutMs: 100 } });
+    const download = await client.downloadPlayback({ deviceid: "D1", channel: 1, durationMinutes: 1, start });
+    const error = await consume(download.body).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DeviceCloudTimeoutError);
+    expect(error).toMatchObject({ phase: "idle", timeoutMs: 100 });
+  });
+
+  it("fails as truncated when a chunked body is cut off", async () => {
+    const cutChunked: Parameters<typeof startScriptedServer>[0][number] = (response) => {
+      response.writeHead(200, { "content-type": "video/mp4" }); // no Content-Length: chunked
+      response.write(ftypBox);
+      response.write(Buffer.alloc(50_000));
+      setTimeout(() => response.socket?.destroy(), 20);
+    };
+    const { client } = await clientFor([cutChunked]);
+    const download = await client.downloadPlayback({ deviceid: "D1", channel: 1, durationMinutes: 1, start });
+    expect(download.contentLength).toBeUndefined();
+    const error = await consume(download.body).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PlaybackTruncatedError);
+    expect(error).toMatchObject({ expectedBytes: undefined });
+    expect((error as PlaybackTruncatedError).receivedBytes).toBeGreaterThanOrEqual(ftypBox.length);
+  });
+
+  it("sniffs a JSON error page sent as 200", async () => {
+    const { client } = await clientFor([json(200, { error: "no record" })]);
+    const error = await client
+      .downloadPlayback({ deviceid: "D1", channel: 1, durationMinutes: 1, start })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PlaybackNotMp4Error);
+    expect(error).toMatchObject({ detectedAs: "json" });
+  });
+});
+
+async function consume(stream: AsyncIterable<unknown>): Promise<void> {
+  for await (const _chunk of stream) {
+    // drain
+  }
+}

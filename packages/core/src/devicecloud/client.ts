@@ -224,7 +224,7 @@ export class DeviceCloudClient {
    * 8. Downloads an MP4 playback as a stream. The request is validated before anything is sent;
    * the status and the `ftyp` box are checked before the stream is returned.
    */
-  downloadPlayback(request: PlaybackRequestInput, options?: CallOptions): Promise<PlaybackDownload> {
+  async downloadPlayback(request: PlaybackRequestInput, options?: CallOptions): Promise<PlaybackDownload> {
     const playback = this.playbackUrl(request);
     return downloadPlayback(this.#transport, playback, this.#playbackTimeouts, options?.signal);
   }
