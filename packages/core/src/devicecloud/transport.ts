@@ -106,25 +106,18 @@ export function httpError(
 }
 
 function serviceMessage(text: string, secrets: readonly string[]): string | undefined {
-  let said: unknown;
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(text);
-    said =
-      typeof parsed === "object" && parsed !== null
-        ? "message" in parsed
-          ? parsed.message
-          : undefined
-        : undefined;
-    if (said === undefined && typeof parsed === "object" && parsed !== null && "error" in parsed)
-      said = parsed.error;
+    parsed = JSON.parse(text);
   } catch {
     return undefined; // not JSON (an HTML page, say): nothing worth quoting
   }
-  if (typeof said !== "string" || said.trim() === "") return undefined;
+  if (typeof parsed !== "object" || parsed === null) return undefined;
+  const { message, error } = parsed as Record<string, unknown>;
+  const said = [message, error].find((value): value is string => typeof value === "string" && value.trim() !== "");
+  if (said === undefined) return undefined;
   const oneLine = redactSecrets(said.replace(/\s+/g, " ").trim(), secrets);
-  return oneLine.length > MAX_SERVICE_MESSAGE_LENGTH
-    ? `${oneLine.slice(0, MAX_SERVICE_MESSAGE_LENGTH)}…`
-    : oneLine;
+  return oneLine.length > MAX_SERVICE_MESSAGE_LENGTH ? `${oneLine.slice(0, MAX_SERVICE_MESSAGE_LENGTH)}…` : oneLine;
 }
 
 /** Retry-After in seconds or as an HTTP date, in milliseconds from now. */
