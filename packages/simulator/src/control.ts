@@ -1,0 +1,179 @@
+/**
+ * SimulatorControl: what tests, benchmarks and the CLI use to drive the simulator and read its
+ * ground truth, next to the HTTP interface the client sees.
+ */
+import type { DeviceActivity, DeviceState } from "./device.js";
+import type { EventDetails } from "./eventlog.js";
+import { EventCode, type SimEvent } from "./events.js";
+import type { FaultInjector, FaultRule } from "./faults.js";
+import type { DeviceProfile } from "./fleet.js";
+import type { GpsPoint } from "./gpstrack.js";
+import type { EventQueryHarshOptions } from "./options.js";
+import type { PlaybackRecord } from "./playback.js";
+import { type DailyMapValue, type RecordEntry, RecordingKind } from "./recordings.js";
+import type { RequestLogEntry } from "./server.js";
+import type { AdvanceReport, Simulation } from "./simulation.js";
+import { MINUTE_MS, SECOND_MS } from "./time.js";
+
+/** A device's identity, configuration and hidden traits, with its current state. */
+export type DeviceSnapshot = Omit<DeviceProfile, "index" | "tickPhaseMs"> & DeviceState;
+
+/** An event to log now: `appdevid` is required, every other field may be overridden. */
+export interface EventInjection extends Partial<EventDetails> {
+  appdevid: number;
+  /** Any id, registered or not. Default: the first device. */
+  deviceid?: string;
+  /** Must exceed every serial logged so far. Default: the next sparse serial. */
+  serialno?: bigint;
+  /** A Date or an ISO 8601 string. Default: now. */
+  eventtime?: Date | string;
+  /** Default: the same as `eventtime`. */
+  eventtimeutc?: string;
+  /** When the service received it: a Date or an ISO 8601 string. Default: now. */
+  updatetime?: Date | string;
+}
+
+export interface SetOnlineOptions {
+  /** Log the Online (0) or Offline (3) event now. Default true. */
+  logEvent?: boolean;
+  /** Keep the device in this state (no trips ending in power-off, no network drops) until release(). Default true. */
+  hold?: boolean;
+}
+
+export interface SimulatorControl {
+  now(): Date;
+  /** Moves the virtual clock forward and returns the events logged meanwhile (ascending serialno). */
+  advance(ms: number): SimEvent[];
+  /** Called after every advance (manual or clock-driven); returns the unsubscribe function. */
+  onAdvance(listener: (report: AdvanceReport) => void): () => void;
+  injectEvent(event: EventInjection): SimEvent;
+  /** Connects or disconnects a device now; returns the logged event, if any. */
+  setOnline(deviceid: string, online: boolean, options?: SetOnlineOptions): SimEvent | undefined;
+  /** Hands a device held by setOnline back to the simulation. */
+  release(deviceid: string): void;
+  /**
+   * Overwrites the recorded minutes overlapping [from, to) with a daily-map value: 0 none,
+   * 1 normal, 2 alert (G-sensor), 3 GPS only. Minutes still ahead of the clock can be recorded
+   * over by the simulation as it advances.
+   */
+  setRecording(deviceid: string, from: Date, to: Date, value: DailyMapValue): void;
+  devices(): DeviceSnapshot[];
+  /** Every logged event, ascending serialno. */
+  events(): SimEvent[];
+  /** GPS history of a device, inclusive range (default: all). */
+  gpsTrack(deviceid: string, from?: Date, to?: Date): GpsPoint[];
+  /** The SD card record list of a device (what endpoint 4 returns). */
+  recordings(deviceid: string): RecordEntry[];
+  /** The 1440-minute map starting at `start` (what endpoint 9 returns). */
+  dailyRecordMap(deviceid: string, start: Date): DailyMapValue[];
+  /** Replaces the event query harsh modes; unspecified ones return to their defaults. */
+  setHarsh(options: EventQueryHarshOptions): void;
+  faults: {
+    add(rule: FaultRule): void;
+    clear(): void;
+    list(): FaultRule[];
+  };
+  /** Every request handled, in arrival order. */
+  readonly requests: readonly RequestLogEntry[];
+  resetRequests(): void;
+  /** Every playback stream served (live objects, updated while streaming). */
+  readonly playbacks: readonly PlaybackRecord[];
+}
+
+export interface ControlDependencies {
+  simulation: Simulation;
+  faults: FaultInjector;
+  setHarsh(options: EventQueryHarshOptions): void;
+  requestLog: RequestLogEntry[];
+  playbacks: PlaybackRecord[];
+}
+
+const KIND_OF_MAP_VALUE: Readonly<Record<DailyMapValue, RecordingKind>> = {
+  0: RecordingKind.None,
+  1: RecordingKind.Normal,
+  2: RecordingKind.GsensorAlert,
+  3: RecordingKind.GpsOnly,
+};
+
+export function createControl(dependencies: ControlDependencies): SimulatorControl {
+  const { simulation, faults, requestLog, playbacks } = dependencies;
+  const device = (deviceid: string): DeviceActivity => {
+    const found = simulation.device(deviceid);
+    if (!found) throw new Error(`unknown device ${deviceid}`);
+    return found;
+  };
+  return {
+    now: () => new Date(simulation.now()),
+    advance: (ms) => simulation.advance(ms),
+    onAdvance: (listener) => simulation.onAdvance(listener),
+    injectEvent: ({ appdevid, deviceid, serialno, eventtime, eventtimeutc, updatetime, ...details }) => {
+      const firstDevice = simulation.devices[0] as DeviceActivity;
+      return simulation.log.append({
+        deviceid: deviceid ?? firstDevice.profile.deviceid,
+        appdevid,
+        eventMs: instant("eventtime", eventtime) ?? simulation.now(),
+        updateMs: instant("updatetime", updatetime) ?? simulation.now(),
+        details: withoutUndefined(details),
+        ...(eventtimeutc !== undefined && { eventtimeutc }),
+        ...(serialno !== undefined && { serialno }),
+      }).event;
+    },
+    setOnline: (deviceid, online, { logEvent = true, hold = true } = {}) => {
+      const target = device(deviceid);
+      if (online) target.forceOnline(simulation.now(), hold);
+      else target.forceOffline(simulation.now(), hold);
+      if (!logEvent) return undefined;
+      const appdevid = online ? EventCode.Online : EventCode.Offline;
+      return simulation.logNow({ deviceid, appdevid, eventMs: simulation.now() });
+    },
+    release: (deviceid) => device(deviceid).release(),
+    setRecording: (deviceid, from, to, value) => {
+      const kind = KIND_OF_MAP_VALUE[value];
+      if (kind === undefined) throw new Error(`setRecording: value must be 0..3, got ${value}`);
+      const fromMinute = Math.floor(from.getTime() / MINUTE_MS);
+      const toMinute = Math.ceil(to.getTime() / MINUTE_MS);
+      device(deviceid).recordings.set(fromMinute, toMinute, kind);
+    },
+    devices: () =>
+      simulation.devices.map((activity) => {
+        const { index, tickPhaseMs, ...profile } = activity.profile;
+        return { ...profile, ...activity.state() };
+      }),
+    events: () => simulation.log.all().map((entry) => entry.event),
+    gpsTrack: (deviceid, from, to) =>
+      device(deviceid).track.range(
+        from ? Math.ceil(from.getTime() / SECOND_MS) : Number.NEGATIVE_INFINITY,
+        to ? Math.floor(to.getTime() / SECOND_MS) : Number.POSITIVE_INFINITY,
+      ),
+    recordings: (deviceid) => device(deviceid).recordings.recordList(),
+    dailyRecordMap: (deviceid, start) =>
+      device(deviceid).recordings.dailyMap(Math.floor(start.getTime() / SECOND_MS)),
+    setHarsh: (options) => dependencies.setHarsh(options),
+    faults: {
+      add: (rule) => faults.add(rule),
+      clear: () => faults.clear(),
+      list: () => faults.list(),
+    },
+    get requests() {
+      return requestLog;
+    },
+    resetRequests: () => {
+      requestLog.length = 0;
+    },
+    get playbacks() {
+      return playbacks;
+    },
+  };
+}
+
+function instant(name: string, value: Date | string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const epochMs = typeof value === "string" ? Date.parse(value) : value.getTime();
+  if (Number.isNaN(epochMs)) throw new Error(`injectEvent: ${name} is not a valid time`);
+  return epochMs;
+}
+
+/** `{ type: undefined }` means "not overridden", not "set to undefined". */
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
+}

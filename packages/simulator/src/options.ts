@@ -1,0 +1,138 @@
+/** The options of `start()`, their defaults, and their validation. */
+import type { FaultRule } from "./faults.js";
+
+export interface Account {
+  username: string;
+  /** Plain password; requests must carry its uppercase hex SHA-256. */
+  password: string;
+  admin: boolean;
+}
+
+export interface EventQueryHarshOptions {
+  /** Cap on events per response; the OLDEST matching events are returned. Default: uncapped. */
+  maxResults?: number;
+  /** Order of the returned page. Default "asc" (ascending serialno). */
+  order?: "asc" | "desc";
+  /** Seeded fraction (0..1) of returned events that are repeated in the response. Default 0. */
+  duplicateRate?: number;
+}
+
+export interface ClockOptions {
+  /** Virtual time at which the service "now" starts. Default 2026-01-05T00:00:00Z. */
+  start?: Date;
+  /** Virtual ms per real ms; 0 = the clock only moves through `control.advance()`. Default 0. */
+  speed?: number;
+}
+
+export interface SimulatorOptions {
+  /** Port on 127.0.0.1; default 0 (ephemeral). */
+  port?: number;
+  /** Same seed => same fleet, same events, same playback bytes. Default 1. */
+  seed?: number;
+  /** Number of devices in the fleet. Default 20. */
+  devices?: number;
+  /** Default: demo/demo (normal) and admin/admin (admin). */
+  accounts?: Account[];
+  clock?: ClockOptions;
+  /** Virtual hours of activity generated before the clock start. Default 24. */
+  historyHours?: number;
+  /** First serial number of the event log. Default 1_000_000n. */
+  serialStart?: bigint;
+  eventQuery?: EventQueryHarshOptions;
+  /** Playback bitrate in bit/s; an array gives one per channel (channel 1 first). Default 512_000. */
+  bitrateBitsPerSecond?: number | number[];
+  /** The service's local time zone, east of UTC, for day and local-time filters. Default 0. */
+  timeZoneOffsetMinutes?: number;
+  faults?: FaultRule[];
+}
+
+export interface ResolvedHarshOptions {
+  maxResults: number;
+  order: "asc" | "desc";
+  duplicateRate: number;
+}
+
+export interface ResolvedOptions {
+  port: number;
+  seed: number;
+  devices: number;
+  accounts: Account[];
+  clockStartMs: number;
+  clockSpeed: number;
+  historyHours: number;
+  serialStart: bigint;
+  harsh: ResolvedHarshOptions;
+  bitrates: number[];
+  timeZoneOffsetMinutes: number;
+  faults: FaultRule[];
+}
+
+export const DEFAULT_ACCOUNTS: readonly Account[] = [
+  { username: "demo", password: "demo", admin: false },
+  { username: "admin", password: "admin", admin: true },
+];
+const DEFAULT_CLOCK_START = Date.UTC(2026, 0, 5);
+
+export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
+  const accounts = (options.accounts ?? DEFAULT_ACCOUNTS).map((account) => ({ ...account }));
+  if (accounts.length === 0) throw new Error("accounts: at least one account is needed");
+  if (new Set(accounts.map((account) => account.username)).size !== accounts.length) {
+    throw new Error("accounts: usernames must be unique");
+  }
+  const bitrates = [options.bitrateBitsPerSecond ?? 512_000].flat();
+  if (bitrates.length === 0 || !bitrates.every((rate) => Number.isSafeInteger(rate) && rate >= 8)) {
+    throw new Error("bitrateBitsPerSecond: positive integers of at least 8 bit/s");
+  }
+  const clockStartMs = options.clock?.start?.getTime() ?? DEFAULT_CLOCK_START;
+  if (!Number.isFinite(clockStartMs)) throw new Error("clock.start: invalid date");
+  const serialStart = options.serialStart ?? 1_000_000n;
+  if (serialStart < 1n) throw new Error("serialStart: must be at least 1");
+  return {
+    port: checkInteger("port", options.port ?? 0, 0, 65_535),
+    seed: checkInteger("seed", options.seed ?? 1, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
+    devices: checkInteger("devices", options.devices ?? 20, 1, 10_000),
+    accounts,
+    clockStartMs: Math.floor(clockStartMs),
+    clockSpeed: checkNumber("clock.speed", options.clock?.speed ?? 0, 0, 1_000_000),
+    historyHours: checkNumber("historyHours", options.historyHours ?? 24, 0, 24 * 366),
+    serialStart,
+    harsh: resolveHarsh(options.eventQuery ?? {}),
+    bitrates,
+    timeZoneOffsetMinutes: checkInteger(
+      "timeZoneOffsetMinutes",
+      options.timeZoneOffsetMinutes ?? 0,
+      -840,
+      840,
+    ),
+    faults: options.faults ?? [],
+  };
+}
+
+export function resolveHarsh(options: EventQueryHarshOptions): ResolvedHarshOptions {
+  const order = options.order ?? "asc";
+  if (order !== "asc" && order !== "desc") throw new Error('eventQuery.order: "asc" or "desc"');
+  return {
+    maxResults: checkInteger(
+      "eventQuery.maxResults",
+      options.maxResults ?? Number.MAX_SAFE_INTEGER,
+      1,
+      Infinity,
+    ),
+    order,
+    duplicateRate: checkNumber("eventQuery.duplicateRate", options.duplicateRate ?? 0, 0, 1),
+  };
+}
+
+function checkNumber(name: string, value: number, min: number, max: number): number {
+  if (!Number.isFinite(value) || value < min || value > max) {
+    throw new Error(`${name}: expected a number from ${min} to ${max}, got ${value}`);
+  }
+  return value;
+}
+
+function checkInteger(name: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name}: expected an integer from ${min} to ${max}, got ${value}`);
+  }
+  return value;
+}

@@ -1,0 +1,69 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { sha256Upper } from "./helpers.js";
+
+const CLI = fileURLToPath(new URL("../../packages/simulator/src/cli.ts", import.meta.url));
+
+/** Collects stdout until `pattern` appears. */
+function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => reject(new Error(`timed out; output so far:\n${output}`)), 15_000);
+    child.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (pattern.test(output)) {
+        clearTimeout(timer);
+        resolve(output);
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`exited with ${code}; output:\n${output}`)));
+  });
+}
+
+describe("simulator CLI", () => {
+  it("prints the notice, the URL and the plain demo accounts, serves, reports hours, and stops on SIGTERM", async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        CLI,
+        "--local-mode-notice",
+        "--port",
+        "0",
+        "--devices",
+        "3",
+        "--history-hours",
+        "1",
+        "--speed",
+        "36000",
+        "--account",
+        "ops:pa:ss",
+        "--account",
+        "chief:boss:admin",
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    try {
+      const output = await waitForOutput(child, /\+1h\]/);
+      expect(output.indexOf("Notice: `npm start` currently runs only the device-cloud simulator")).toBe(0);
+      expect(output).toContain("ops / pa:ss");
+      expect(output).toContain("chief / boss  (administrator)");
+      expect(output).not.toContain(sha256Upper("boss"));
+      const url = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+      const response = await fetch(`${url}/gkdevice/registered`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ username: "chief", password: sha256Upper("boss") }),
+      });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toHaveLength(3);
+    } finally {
+      child.kill("SIGTERM");
+    }
+    const [code] = await once(child, "exit");
+    expect(code).toBe(0);
+  });
+});

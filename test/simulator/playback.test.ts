@@ -1,0 +1,310 @@
+import { createHash } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Simulator } from "@fleet-alerts/simulator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { planMp4 } from "../../packages/simulator/src/mp4.js";
+import { DEMO, type ErrorBody, startSmall } from "./helpers.js";
+
+interface Box {
+  type: string;
+  start: number;
+  headerSize: number;
+  size: number;
+}
+
+/** Top-level (or nested, within [from, to)) ISO BMFF boxes, with 64-bit largesize support. */
+function boxes(buffer: Buffer, from = 0, to = buffer.length): Box[] {
+  const found: Box[] = [];
+  for (let at = from; at < to; ) {
+    const size32 = buffer.readUInt32BE(at);
+    const type = buffer.toString("latin1", at + 4, at + 8);
+    const headerSize = size32 === 1 ? 16 : 8;
+    const size = size32 === 1 ? Number(buffer.readBigUInt64BE(at + 8)) : size32;
+    found.push({ type, start: at, headerSize, size });
+    at += size;
+  }
+  return found;
+}
+
+function child(buffer: Buffer, parent: Box, type: string): Box {
+  const found = boxes(buffer, parent.start + parent.headerSize, parent.start + parent.size).find(
+    (box) => box.type === type,
+  );
+  if (!found) throw new Error(`no ${type} in ${parent.type}`);
+  return found;
+}
+
+/** `YYYY-MM-DDTHH:mm:ss+hhmm` for an instant seen at a UTC offset. */
+function playbackTimestamp(epochMs: number, offsetMinutes = 0): string {
+  const local = new Date(epochMs + offsetMinutes * 60_000).toISOString().slice(0, 19);
+  const magnitude = Math.abs(offsetMinutes);
+  const hhmm = `${String(Math.floor(magnitude / 60)).padStart(2, "0")}${String(magnitude % 60).padStart(2, "0")}`;
+  return `${local}${offsetMinutes < 0 ? "-" : "+"}${hhmm}`;
+}
+
+interface ClipRequest {
+  deviceid: string;
+  chs?: string;
+  duration: string | number;
+  timestamp: string;
+  password?: string;
+  fileName?: string;
+}
+
+function clipUrl(simulator: Simulator, request: ClipRequest): string {
+  const target = encodeURIComponent(request.deviceid) + (request.chs === undefined ? "" : `@${request.chs}`);
+  const segments = [
+    target,
+    String(request.duration),
+    encodeURIComponent(request.timestamp),
+    DEMO.username,
+    request.password ?? DEMO.password,
+    ...(request.fileName === undefined ? [] : [encodeURIComponent(request.fileName)]),
+  ];
+  return `${simulator.url}/dlplayback/${segments.join("/")}`;
+}
+
+describe("playback download", () => {
+  let simulator: Simulator;
+  let deviceid: string;
+  let channels: number;
+  let recordedMs: number;
+
+  beforeAll(async () => {
+    simulator = await startSmall({ devices: 3, bitrateBitsPerSecond: [256_000, 128_000] });
+    const device = simulator.control.devices().find((candidate) => candidate.channels >= 3);
+    if (!device) throw new Error("the fixture needs a device with 3 or more channels");
+    deviceid = device.deviceid;
+    channels = device.channels;
+    // The start of the last normal recording of at least 2 minutes.
+    const entry = simulator.control
+      .recordings(deviceid)
+      .filter((candidate) => candidate.type === 0 && candidate.end - candidate.start >= 120)
+      .at(-1);
+    recordedMs = (entry?.start ?? 0) * 1000;
+  });
+  afterAll(() => simulator.close());
+
+  it("streams a structurally valid MP4 whose boxes match the request", async () => {
+    const response = await fetch(
+      clipUrl(simulator, {
+        deviceid,
+        chs: "2",
+        duration: 2,
+        timestamp: playbackTimestamp(recordedMs, 330),
+        fileName: "clip 1.mp4",
+      }),
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("video/mp4");
+    expect(response.headers.get("content-disposition")).toBe("attachment; filename*=UTF-8''clip%201.mp4");
+    const body = Buffer.from(await response.arrayBuffer());
+    expect(Number(response.headers.get("content-length"))).toBe(body.length);
+
+    const top = boxes(body);
+    expect(top.map((box) => box.type)).toEqual(["ftyp", "moov", "mdat"]);
+    expect(top.reduce((sum, box) => sum + box.size, 0)).toBe(body.length);
+    const [ftyp, moov, mdat] = top as [Box, Box, Box];
+    expect(body.toString("latin1", ftyp.start + 8, ftyp.start + 12)).toBe("isom");
+    const mvhd = child(body, moov, "mvhd");
+    const timescale = body.readUInt32BE(mvhd.start + 20);
+    const duration = body.readUInt32BE(mvhd.start + 24);
+    expect([timescale, duration]).toEqual([1000, 2 * 60_000]);
+    expect(child(body, child(body, moov, "trak"), "mdia").size).toBeGreaterThan(0);
+    // Channel 2 has its own bitrate: 128 kbit/s for 120 s.
+    expect(mdat.size - mdat.headerSize).toBe((128_000 / 8) * 120);
+    expect(simulator.control.playbacks.at(-1)).toMatchObject({
+      deviceid,
+      channel: 2,
+      durationMinutes: 2,
+      start: new Date(recordedMs),
+      totalBytes: body.length,
+      bytesWritten: body.length,
+      aborted: false,
+      cut: false,
+    });
+  });
+
+  it("gives the same bytes for the same request, other bytes for another channel", async () => {
+    const hash = async (chs: string) => {
+      const response = await fetch(
+        clipUrl(simulator, { deviceid, chs, duration: 1, timestamp: playbackTimestamp(recordedMs) }),
+      );
+      return createHash("sha256")
+        .update(Buffer.from(await response.arrayBuffer()))
+        .digest("hex");
+    };
+    const first = await hash("1");
+    expect(await hash("1")).toBe(first);
+    expect(await hash("4")).not.toBe(first);
+  });
+
+  it("uses channel 1 without @chs, and takes a percent-encoded @", async () => {
+    const plain = await fetch(
+      clipUrl(simulator, { deviceid, duration: 1, timestamp: playbackTimestamp(recordedMs) }),
+    );
+    await plain.arrayBuffer();
+    expect(plain.status).toBe(200);
+    expect(simulator.control.playbacks.at(-1)?.channel).toBe(1);
+    const encoded = clipUrl(simulator, {
+      deviceid,
+      chs: "4",
+      duration: 1,
+      timestamp: playbackTimestamp(recordedMs),
+    }).replace("@", "%40");
+    const response = await fetch(encoded);
+    await response.arrayBuffer();
+    expect(response.status).toBe(200);
+    expect(simulator.control.playbacks.at(-1)?.channel).toBe(3);
+  });
+
+  it.each([
+    ["selector 0", { chs: "0" }, "invalid_channel"],
+    ["selector with two bits", { chs: "3" }, "invalid_channel"],
+    ["selector not decimal", { chs: "0x2" }, "invalid_channel"],
+    ["duration 0", { duration: 0 }, "invalid_duration"],
+    ["duration 31", { duration: 31 }, "invalid_duration"],
+    ["duration 2.5", { duration: "2.5" }, "invalid_duration"],
+    ["timestamp without offset", { timestamp: "2026-01-04T20:00:00" }, "invalid_timestamp"],
+    ["timestamp with a colon offset", { timestamp: "2026-01-04T20:00:00+05:30" }, "invalid_timestamp"],
+    ["timestamp month 13", { timestamp: "2026-13-04T20:00:00+0000" }, "invalid_timestamp"],
+    ["file name not .mp4", { fileName: "clip.avi" }, "invalid_file_name"],
+  ])("answers 400 for a %s", async (_name, change, code) => {
+    const response = await fetch(
+      clipUrl(simulator, {
+        deviceid,
+        chs: "1",
+        duration: 1,
+        timestamp: playbackTimestamp(recordedMs),
+        ...change,
+      }),
+    );
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as ErrorBody).error).toBe(code);
+  });
+
+  it("answers 400 for a channel the device does not have, and for a short path", async () => {
+    const beyond = String(2 ** channels);
+    const response = await fetch(
+      clipUrl(simulator, { deviceid, chs: beyond, duration: 1, timestamp: playbackTimestamp(recordedMs) }),
+    );
+    expect([response.status, ((await response.json()) as ErrorBody).error]).toEqual([400, "invalid_channel"]);
+    const short = await fetch(`${simulator.url}/dlplayback/${deviceid}/1/${DEMO.username}`);
+    expect(short.status).toBe(400);
+  });
+
+  it("answers 401 for a wrong hash and 404 for an unknown device or unrecorded time", async () => {
+    const timestamp = playbackTimestamp(recordedMs);
+    const wrong = await fetch(
+      clipUrl(simulator, { deviceid, duration: 1, timestamp, password: DEMO.password.toLowerCase() }),
+    );
+    expect(wrong.status).toBe(401);
+    const unknown = await fetch(clipUrl(simulator, { deviceid: "nope", duration: 1, timestamp }));
+    expect(unknown.status).toBe(404);
+    const gapStart = new Date(recordedMs + 30 * 60_000);
+    simulator.control.setRecording(deviceid, gapStart, new Date(gapStart.getTime() + 10 * 60_000), 0);
+    simulator.control.setRecording(deviceid, new Date(gapStart.getTime() - 60_000), gapStart, 1);
+    const notRecorded = await fetch(
+      clipUrl(simulator, { deviceid, duration: 10, timestamp: playbackTimestamp(gapStart.getTime(), -480) }),
+    );
+    expect([notRecorded.status, ((await notRecorded.json()) as ErrorBody).error]).toEqual([
+      404,
+      "no_recording",
+    ]);
+    const overlapping = await fetch(
+      clipUrl(simulator, {
+        deviceid,
+        duration: 11,
+        timestamp: playbackTimestamp(gapStart.getTime() - 60_000),
+      }),
+    );
+    await overlapping.arrayBuffer();
+    expect(overlapping.status).toBe(200);
+  });
+});
+
+describe("large playback clips", () => {
+  let simulator: Simulator;
+  let deviceid: string;
+  let timestamp: string;
+
+  beforeAll(async () => {
+    simulator = await startSmall({ devices: 2, historyHours: 2, bitrateBitsPerSecond: 4_000_000 });
+    deviceid = simulator.control.devices()[0]?.deviceid ?? "";
+    const start = simulator.control.now().getTime() - 60 * 60_000;
+    simulator.control.setRecording(deviceid, new Date(start), new Date(start + 30 * 60_000), 1);
+    timestamp = playbackTimestamp(start, 60);
+  });
+  afterAll(() => simulator.close());
+
+  it("holds a 30-minute clip back while the reader is paused, and stops when the reader goes", async () => {
+    const response = await fetch(clipUrl(simulator, { deviceid, chs: "1", duration: 30, timestamp }));
+    const reader = response.body?.getReader();
+    if (!reader) throw new Error("no body");
+    const first = await reader.read();
+    expect(Buffer.from(first.value ?? []).toString("latin1", 4, 8)).toBe("ftyp");
+    await sleep(300);
+    const record = simulator.control.playbacks.at(-1);
+    const total = (4_000_000 / 8) * 1800;
+    expect(record?.totalBytes).toBeGreaterThan(total);
+    expect(Number(response.headers.get("content-length"))).toBe(record?.totalBytes);
+    // Only what the socket buffers hold has been produced: far below the 900 MB of the clip.
+    expect(record?.bytesWritten).toBeLessThan(32 * 1024 * 1024);
+    await reader.cancel();
+    for (let i = 0; i < 50 && !record?.aborted; i++) await sleep(10);
+    expect(record).toMatchObject({ aborted: true, finished: false });
+  });
+
+  it("streams a 30-minute clip completely and fast", async () => {
+    const response = await fetch(clipUrl(simulator, { deviceid, chs: "1", duration: 30, timestamp }));
+    const reader = response.body?.getReader();
+    if (!reader) throw new Error("no body");
+    const started = performance.now();
+    let received = 0;
+    // Reads up to 200 MB: enough to show the rate without spending seconds on the full 900 MB.
+    while (received < 200_000_000) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      received += value.length;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    await reader.cancel();
+    expect(received).toBeGreaterThanOrEqual(200_000_000);
+    expect(received / seconds).toBeGreaterThan(50_000_000);
+  });
+
+  it("uses the 64-bit mdat size when the box exceeds 2^32-1 bytes", () => {
+    const plan = planMp4({
+      durationMinutes: 30,
+      bitrateBitsPerSecond: 20_000_000,
+      startMs: 0,
+      seed: 1,
+      contentKey: ["d", 1],
+    });
+    const payload = (20_000_000 / 8) * 1800;
+    expect(plan.payloadBytes).toBe(payload);
+    const mdatHeader = plan.header.subarray(-16);
+    expect(mdatHeader.readUInt32BE(0)).toBe(1);
+    expect(mdatHeader.toString("latin1", 4, 8)).toBe("mdat");
+    expect(Number(mdatHeader.readBigUInt64BE(8))).toBe(16 + payload);
+    expect(plan.totalBytes).toBe(plan.header.length + payload);
+  });
+
+  it("ends in-flight playback streams on close()", async () => {
+    const own = await startSmall({ devices: 1, historyHours: 1 });
+    const id = own.control.devices()[0]?.deviceid ?? "";
+    const start = own.control.now().getTime() - 30 * 60_000;
+    own.control.setRecording(id, new Date(start), new Date(start + 60_000), 1);
+    const response = await fetch(
+      clipUrl(own, { deviceid: id, duration: 30, timestamp: playbackTimestamp(start) }),
+    );
+    const reader = response.body?.getReader();
+    await reader?.read();
+    await own.close();
+    await expect(
+      (async () => {
+        for (;;) if ((await reader?.read())?.done) return "complete";
+      })(),
+    ).rejects.toThrow();
+  });
+});
