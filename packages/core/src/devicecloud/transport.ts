@@ -114,10 +114,14 @@ function serviceMessage(text: string, secrets: readonly string[]): string | unde
   }
   if (typeof parsed !== "object" || parsed === null) return undefined;
   const { message, error } = parsed as Record<string, unknown>;
-  const said = [message, error].find((value): value is string => typeof value === "string" && value.trim() !== "");
+  const said = [message, error].find(
+    (value): value is string => typeof value === "string" && value.trim() !== "",
+  );
   if (said === undefined) return undefined;
   const oneLine = redactSecrets(said.replace(/\s+/g, " ").trim(), secrets);
-  return oneLine.length > MAX_SERVICE_MESSAGE_LENGTH ? `${oneLine.slice(0, MAX_SERVICE_MESSAGE_LENGTH)}…` : oneLine;
+  return oneLine.length > MAX_SERVICE_MESSAGE_LENGTH
+    ? `${oneLine.slice(0, MAX_SERVICE_MESSAGE_LENGTH)}…`
+    : oneLine;
 }
 
 /** Retry-After in seconds or as an HTTP date, in milliseconds from now. */
