@@ -321,16 +321,19 @@ describe("harsh modes", () => {
     expect(serials(json)).toEqual(all.map((event) => event.serialno));
   });
 
-  it("answers a query over 10,000 events quickly", async () => {
+  it("answers filtered and whole queries over a log of thousands of events", async () => {
     const big = await startSmall({ devices: 20, historyHours: 48 });
     try {
-      expect(big.control.events().length).toBeGreaterThan(8_000);
-      const started = performance.now();
+      const events = big.control.events();
+      expect(events.length).toBeGreaterThan(8_000);
       const { json } = await queryEvents(big, { appdevid: 13, afterTime: "2026-01-03T12:00:00Z" });
       const { json: everything } = await queryEvents(big);
-      expect(performance.now() - started).toBeLessThan(2_000);
+      const expected = events.filter(
+        (event) => event.appdevid === 13 && Date.parse(event.eventtime) >= Date.parse("2026-01-03T12:00:00Z"),
+      );
       expect(json.length).toBeGreaterThan(100);
-      expect(everything).toHaveLength(big.control.events().length);
+      expect(serials(json)).toEqual(expected.map((event) => event.serialno));
+      expect(everything).toHaveLength(events.length);
     } finally {
       await big.close();
     }

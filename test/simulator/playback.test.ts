@@ -255,22 +255,19 @@ describe("large playback clips", () => {
     expect(record).toMatchObject({ aborted: true, finished: false });
   });
 
-  it("streams a 30-minute clip completely and fast", async () => {
+  it("streams a 30-minute clip completely, to the announced length", async () => {
+    // Throughput is the benchmark's business; this checks that all 900 MB arrive and end cleanly.
     const response = await fetch(clipUrl(simulator, { deviceid, chs: "1", duration: 30, timestamp }));
     const reader = response.body?.getReader();
     if (!reader) throw new Error("no body");
-    const started = performance.now();
     let received = 0;
-    // Reads up to 200 MB: enough to show the rate without spending seconds on the full 900 MB.
-    while (received < 200_000_000) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      received += value.length;
-    }
-    const seconds = (performance.now() - started) / 1000;
-    await reader.cancel();
-    expect(received).toBeGreaterThanOrEqual(200_000_000);
-    expect(received / seconds).toBeGreaterThan(50_000_000);
+    for (let next = await reader.read(); !next.done; next = await reader.read())
+      received += next.value.length;
+    const record = simulator.control.playbacks.at(-1);
+    expect(received).toBe(Number(response.headers.get("content-length")));
+    expect(received).toBe(record?.totalBytes);
+    expect(received).toBeGreaterThan((4_000_000 / 8) * 1800);
+    expect(record).toMatchObject({ finished: true, aborted: false, bytesWritten: received });
   });
 
   it("uses the 64-bit mdat size when the box exceeds 2^32-1 bytes", () => {
