@@ -5,6 +5,9 @@ const env = {
   AWS_EC2_METADATA_DISABLED: "true",
   AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE: "1",
   SST_TELEMETRY_DISABLED: "1",
+  // Handlers under test log through Powertools: keep the test output to what matters.
+  POWERTOOLS_LOG_LEVEL: "ERROR",
+  POWERTOOLS_METRICS_DISABLED: "true",
 };
 
 export default defineConfig({

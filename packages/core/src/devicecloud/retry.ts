@@ -16,7 +16,7 @@ export type RetryPolicyInput = z.input<typeof retryPolicySchema>;
 
 /** What the client says about retries; Powertools' Logger fits this shape, and so does `console`. */
 export interface ClientLogger {
-  warn(message: string, attributes?: Record<string, unknown>): void;
+  warn(message: string, attributes: Record<string, unknown>): void;
 }
 
 /**

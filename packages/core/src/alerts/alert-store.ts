@@ -1,0 +1,150 @@
+import { GetCommand, PutCommand, paginateQuery, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { z } from "zod";
+import { conditionally, type TableRef } from "../store/dynamo.js";
+import { expiresAfterDays, keys } from "../store/keys.js";
+import type { AlertMessage } from "./message.js";
+
+export const ALERT_STATUSES = ["pending", "published", "stale", "failed"] as const;
+export type AlertStatus = (typeof ALERT_STATUSES)[number];
+
+const evidenceRequestSchema = z.object({
+  channels: z.array(z.number().int()),
+  secondsBefore: z.number(),
+  secondsAfter: z.number(),
+});
+export type EvidenceRequest = z.output<typeof evidenceRequestSchema>;
+
+/** An alert record as stored: the idempotency key of one alert (account + serialno + rule). */
+const alertItemSchema = z.object({
+  account: z.string(),
+  serialno: z.string().transform((digits) => BigInt(digits)),
+  ruleId: z.string(),
+  alertId: z.string(),
+  deviceid: z.string(),
+  appdevid: z.number(),
+  eventtime: z.string(),
+  severity: z.string(),
+  status: z.enum(ALERT_STATUSES),
+  /** The rendered message, kept so that a replay publishes exactly what was decided. */
+  message: z
+    .string()
+    .transform((json) => JSON.parse(json) as AlertMessage)
+    .optional(),
+  evidence: evidenceRequestSchema.optional(),
+  evidenceQueuedAt: z.string().optional(),
+  snsMessageId: z.string().optional(),
+  publishedAt: z.string().optional(),
+  failure: z.string().optional(),
+  createdAt: z.string(),
+});
+export type AlertRecord = z.output<typeof alertItemSchema>;
+export type NewAlertRecord = Omit<
+  AlertRecord,
+  "alertId" | "evidenceQueuedAt" | "snsMessageId" | "publishedAt" | "failure" | "createdAt"
+>;
+
+export function alertIdOf(account: string, serialno: bigint, ruleId: string): string {
+  return `${account}:${serialno}:${ruleId}`;
+}
+
+// Alert records are history, not state: they expire after a year (the table's TTL attribute).
+const RETENTION_DAYS = 366;
+
+/** Alert records in DynamoDB: written once, then moved forward through their states. */
+export class AlertStore {
+  constructor(private readonly table: TableRef) {}
+
+  /** Writes the record unless one exists for the same account, serialno and rule; true if written. */
+  record(alert: NewAlertRecord, nowMs: number): Promise<boolean> {
+    const { serialno, message, ...rest } = alert;
+    return conditionally(() =>
+      this.table.documents.send(
+        new PutCommand({
+          TableName: this.table.tableName,
+          Item: {
+            pk: keys.account(alert.account),
+            sk: keys.alert(serialno, alert.ruleId),
+            ...rest,
+            serialno: serialno.toString(),
+            alertId: alertIdOf(alert.account, serialno, alert.ruleId),
+            ...(message && { message: JSON.stringify(message) }),
+            createdAt: new Date(nowMs).toISOString(),
+            expiresAt: expiresAfterDays(nowMs, RETENTION_DAYS),
+          },
+          ConditionExpression: "attribute_not_exists(pk)",
+        }),
+      ),
+    );
+  }
+
+  async get(account: string, serialno: bigint, ruleId: string): Promise<AlertRecord | undefined> {
+    const { Item } = await this.table.documents.send(
+      new GetCommand({
+        TableName: this.table.tableName,
+        Key: { pk: keys.account(account), sk: keys.alert(serialno, ruleId) },
+        ConsistentRead: true,
+      }),
+    );
+    return Item ? alertItemSchema.parse(Item) : undefined;
+  }
+
+  /** Every alert record of serial numbers in (after, through], in ascending serialno. */
+  async inWindow(account: string, after: bigint, through: bigint): Promise<AlertRecord[]> {
+    const { from, to } = keys.alertRange(after, through);
+    const records: AlertRecord[] = [];
+    const pages = paginateQuery(
+      { client: this.table.documents },
+      {
+        TableName: this.table.tableName,
+        KeyConditionExpression: "pk = :pk AND sk BETWEEN :from AND :to",
+        ExpressionAttributeValues: { ":pk": keys.account(account), ":from": from, ":to": to },
+        ConsistentRead: true,
+      },
+    );
+    for await (const page of pages) {
+      for (const item of page.Items ?? []) records.push(alertItemSchema.parse(item));
+    }
+    return records;
+  }
+
+  markPublished(alert: AlertRecord, snsMessageId: string, nowMs: number): Promise<boolean> {
+    return this.#transition(alert, "published", { snsMessageId, publishedAt: new Date(nowMs).toISOString() });
+  }
+
+  /** A publish the service refused for good (a sender fault): recorded, so it neither blocks nor repeats. */
+  markFailed(alert: AlertRecord, failure: string): Promise<boolean> {
+    return this.#transition(alert, "failed", { failure });
+  }
+
+  async markEvidenceQueued(alert: AlertRecord, nowMs: number): Promise<void> {
+    await this.table.documents.send(
+      new UpdateCommand({
+        TableName: this.table.tableName,
+        Key: { pk: keys.account(alert.account), sk: keys.alert(alert.serialno, alert.ruleId) },
+        UpdateExpression:
+          "SET evidenceQueuedAt = :at, evidenceStatus = if_not_exists(evidenceStatus, :pending)",
+        ExpressionAttributeValues: { ":at": new Date(nowMs).toISOString(), ":pending": "pending" },
+      }),
+    );
+  }
+
+  #transition(alert: AlertRecord, status: AlertStatus, fields: Record<string, string>): Promise<boolean> {
+    const names = Object.keys(fields);
+    return conditionally(() =>
+      this.table.documents.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: { pk: keys.account(alert.account), sk: keys.alert(alert.serialno, alert.ruleId) },
+          UpdateExpression: `SET #status = :status, ${names.map((name) => `${name} = :${name}`).join(", ")}`,
+          ConditionExpression: "#status = :pending",
+          ExpressionAttributeNames: { "#status": "status" },
+          ExpressionAttributeValues: {
+            ":status": status,
+            ":pending": "pending",
+            ...Object.fromEntries(names.map((name) => [`:${name}`, fields[name]])),
+          },
+        }),
+      ),
+    );
+  }
+}

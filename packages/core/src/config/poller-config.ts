@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { timeZoneSchema } from "../alerts/message.js";
+import { jsonEnv } from "./env.js";
+
+/** One API account of the device cloud: its own cursor, its own rules. */
+export const accountConfigSchema = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, "must be letters, digits, '_' or '-'"),
+  baseUrl: z.url({ protocol: /^https?$/ }),
+  username: z.string().min(1),
+  /** The environment variable that holds this account's password (the secret itself never sits in this JSON). */
+  passwordEnv: z
+    .string()
+    .regex(/^[A-Z_][A-Z0-9_]*$/)
+    .default("DEVICE_CLOUD_PASSWORD"),
+  /** A rules file (JSON) for this account; the default rules when absent. */
+  rulesFile: z.string().min(1).optional(),
+  /** Where the first run starts; by default the newest event (no flood of history). */
+  startSerialno: z
+    .string()
+    .regex(/^\d+$/, "must be a serial number (digits)")
+    .transform((digits) => BigInt(digits))
+    .optional(),
+});
+export type AccountConfig = z.output<typeof accountConfigSchema>;
+
+const accountsSchema = z
+  .array(accountConfigSchema)
+  .min(1)
+  .refine(
+    (accounts) => new Set(accounts.map((account) => account.id)).size === accounts.length,
+    "account ids must be unique",
+  );
+
+/** What the poller and the Offline confirmation read from their environment. */
+export const pollerEnvSchema = z.object({
+  TABLE_NAME: z.string().min(1),
+  ALERTS_TOPIC_ARN: z.string().startsWith("arn:", "must be an ARN"),
+  EVIDENCE_QUEUE_URL: z.url(),
+  CONFIRM_QUEUE_URL: z.url(),
+  DEVICE_CLOUD_ACCOUNTS: jsonEnv(accountsSchema),
+  FLEET_TIME_ZONE: timeZoneSchema.default("UTC"),
+  /** Below 60: one scheduled run keeps polling at this interval until shortly before its deadline. */
+  POLL_EVERY_SECONDS: z.coerce.number().int().min(1).max(59).optional(),
+  /** Stop this long before the Lambda deadline, so that the last checkpoint is written in time. */
+  DEADLINE_MARGIN_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
+});
+export type PollerConfig = z.output<typeof pollerEnvSchema>;

@@ -1,0 +1,2 @@
+export * from "./account-lock.js";
+export * from "./cursor-store.js";

@@ -1,0 +1,129 @@
+import type { AlertStore } from "../alerts/alert-store.js";
+import { alertIdOf } from "../alerts/alert-store.js";
+import { buildAlertMessage } from "../alerts/message.js";
+import type { DeviceCloudClient } from "../devicecloud/client.js";
+import { EVENT_CODES } from "../devicecloud/codes.js";
+import { type DeliveryDependencies, deliverAlerts, queueEvidence } from "../poller/poll-account.js";
+import type { RuleStateStore } from "../poller/rule-state-store.js";
+import type { SqsSender } from "../queue/sqs-sender.js";
+import { applyCooldown } from "../rules/evaluator.js";
+import type { Rule } from "../rules/schema.js";
+import type { OfflineCheckJob } from "./check.js";
+import type { OfflineCheckStore } from "./offline-store.js";
+
+export interface ConfirmDependencies extends DeliveryDependencies {
+  client: DeviceCloudClient;
+  alerts: AlertStore;
+  offlineChecks: OfflineCheckStore;
+  states: RuleStateStore;
+  confirmQueue: SqsSender;
+}
+
+export interface ConfirmSettings {
+  rules: readonly Rule[];
+  fleetTimeZone: string;
+}
+
+export type ConfirmOutcome = "requeued" | "not-pending" | "back-online" | "alerted" | "suppressed";
+
+/**
+ * Handles a due Offline check: if the device is still offline (absent from the online list), the
+ * Offline alert goes out (subject to the rule's cooldown); if it came back, the check is cancelled.
+ * A message delivered twice, or after an Online event cancelled the check, finds it settled and
+ * does nothing. Safe to retry after a crash at any step.
+ */
+export async function confirmOffline(
+  job: OfflineCheckJob,
+  settings: ConfirmSettings,
+  deps: ConfirmDependencies,
+): Promise<ConfirmOutcome> {
+  const serialno = BigInt(job.serialno);
+  const attributes = {
+    account: job.account,
+    serialno: job.serialno,
+    deviceid: job.deviceid,
+    rule: job.ruleId,
+  };
+  const waitMs = job.dueAtMs - deps.now();
+  if (waitMs > 0) {
+    // SQS delays 15 minutes at most: a longer confirmation waits in steps.
+    await deps.confirmQueue.send([{ body: JSON.stringify(job), delaySeconds: waitMs / 1000 }]);
+    return "requeued";
+  }
+  const check = await deps.offlineChecks.get(job.account, job.deviceid, job.ruleId);
+  const rule = settings.rules.find((candidate) => candidate.id === job.ruleId);
+  if (check?.status !== "pending" || check.serialno !== serialno) return "not-pending";
+  if (!rule) {
+    deps.logger.warn("offline check for a rule that no longer exists; dropped", attributes);
+    await deps.offlineChecks.settle(job.account, job.deviceid, job.ruleId, serialno, "cancelled");
+    return "not-pending";
+  }
+
+  let record = await deps.alerts.get(job.account, serialno, rule.id);
+  if (!record) {
+    const online = await deps.client.onlineDevices();
+    if (online.some((device) => device.deviceid === job.deviceid)) {
+      await deps.offlineChecks.settle(job.account, job.deviceid, job.ruleId, serialno, "cancelled");
+      deps.logger.info("offline not confirmed: the device is online again", attributes);
+      return "back-online";
+    }
+    const state = (await deps.states.get(job.account, job.deviceid, rule.id)) ?? {
+      suppressed: 0,
+      seenSerialno: 0n,
+    };
+    const outcome = applyCooldown(rule, state, serialno, Date.parse(job.eventtime));
+    if (outcome.decision.kind === "suppressed") {
+      // Settled first: a crash between the two loses one count rather than counting twice.
+      await deps.offlineChecks.settle(job.account, job.deviceid, job.ruleId, serialno, "confirmed");
+      await deps.states.save(job.account, job.deviceid, rule.id, outcome.state, ["suppressed"]);
+      deps.logger.info("offline confirmed; alert suppressed by cooldown", attributes);
+      return "suppressed";
+    }
+    const device = (await deps.client.allDevices().catch(() => [])).find(
+      (candidate) => candidate.deviceid === job.deviceid,
+    );
+    const event = {
+      serialno,
+      deviceid: job.deviceid,
+      appdevid: EVENT_CODES.Offline,
+      eventtime: job.eventtime,
+    };
+    await deps.alerts.record(
+      {
+        account: job.account,
+        serialno,
+        ruleId: rule.id,
+        deviceid: job.deviceid,
+        appdevid: EVENT_CODES.Offline,
+        eventtime: job.eventtime,
+        severity: rule.severity,
+        status: "pending",
+        message: buildAlertMessage({
+          alertId: alertIdOf(job.account, serialno, rule.id),
+          account: job.account,
+          event,
+          rule,
+          suppressedBefore: outcome.decision.suppressedBefore,
+          device,
+          fleetTimeZone: settings.fleetTimeZone,
+          confirmedOfflineMinutes: rule.offlineForMinutes,
+        }),
+        ...(rule.evidence && { evidence: rule.evidence }),
+      },
+      deps.now(),
+    );
+    await deps.states.save(job.account, job.deviceid, rule.id, outcome.state, [
+      "lastAlertSerialno",
+      "lastAlertEventMs",
+      "suppressed",
+    ]);
+    record = await deps.alerts.get(job.account, serialno, rule.id);
+  }
+  const counts = { alertsPublished: 0, alertsFailed: 0, evidenceJobs: 0 };
+  await deliverAlerts(record ? [record] : [], deps, counts);
+  const delivered = await deps.alerts.get(job.account, serialno, rule.id);
+  await queueEvidence(delivered ? [delivered] : [], deps, counts);
+  await deps.offlineChecks.settle(job.account, job.deviceid, job.ruleId, serialno, "confirmed");
+  deps.logger.info("offline confirmed", attributes);
+  return "alerted";
+}

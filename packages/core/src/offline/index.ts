@@ -1,0 +1,3 @@
+export * from "./check.js";
+export * from "./confirm.js";
+export * from "./offline-store.js";

@@ -1,0 +1,472 @@
+import { randomUUID } from "node:crypto";
+import type { AlertRecord, AlertStore, NewAlertRecord } from "../alerts/alert-store.js";
+import { alertIdOf } from "../alerts/alert-store.js";
+import { buildAlertMessage } from "../alerts/message.js";
+import type { SnsAlertPublisher } from "../alerts/sns-publisher.js";
+import type { AccountLock } from "../cursor/account-lock.js";
+import type { CursorStore } from "../cursor/cursor-store.js";
+import type { DeviceCloudClient } from "../devicecloud/client.js";
+import type { FleetDevice } from "../devicecloud/schemas/devices.js";
+import type { DeviceEvent } from "../devicecloud/schemas/events.js";
+import type { EvidenceJob } from "../evidence/job.js";
+import type { OfflineCheckJob } from "../offline/check.js";
+import type { OfflineCheckStore } from "../offline/offline-store.js";
+import type { SqsSender } from "../queue/sqs-sender.js";
+import { type Decision, evaluateEvent, type RuleState } from "../rules/evaluator.js";
+import type { Rule } from "../rules/schema.js";
+import { maxSerial, orderAfter } from "./event-order.js";
+import { newestSerial } from "./newest-serial.js";
+import type { RejectedEventStore } from "./rejected-store.js";
+import { type RuleStateField, type RuleStateStore, stateKey } from "./rule-state-store.js";
+
+/** Structured logging, as Powertools' Logger offers it. */
+export interface PollerLogger {
+  info(message: string, attributes: Record<string, unknown>): void;
+  warn(message: string, attributes: Record<string, unknown>): void;
+  error(message: string, attributes: Record<string, unknown>): void;
+}
+
+/** The step boundaries of a chunk, in order: where a crash can happen and a replay must recover. */
+export type PollStep =
+  | "alerts-recorded"
+  | "alerts-published"
+  | "side-effects-sent"
+  | "states-saved"
+  | "cursor-advanced";
+
+export interface PollerDependencies {
+  client: DeviceCloudClient;
+  cursors: CursorStore;
+  lock: AccountLock;
+  alerts: AlertStore;
+  states: RuleStateStore;
+  offlineChecks: OfflineCheckStore;
+  rejected: RejectedEventStore;
+  publisher: SnsAlertPublisher;
+  evidenceQueue: SqsSender;
+  confirmQueue: SqsSender;
+  logger: PollerLogger;
+  now: () => number;
+  /** Called at each step boundary; tests throw from it to simulate a crash there. */
+  checkpoint?: (step: PollStep) => void;
+}
+
+export interface AccountSettings {
+  account: string;
+  rules: readonly Rule[];
+  fleetTimeZone: string;
+  /** Where a first run starts instead of the newest event. */
+  startSerialno?: bigint;
+}
+
+export interface PollSummary {
+  account: string;
+  outcome: "caught-up" | "deadline" | "started" | "locked" | "lost-lease" | "cursor-moved";
+  eventsRead: number;
+  alertsPublished: number;
+  alertsFailed: number;
+  suppressed: number;
+  stale: number;
+  rejected: number;
+  offlineChecks: number;
+  offlineCancelled: number;
+  evidenceJobs: number;
+  cursor?: string;
+  /** Age of the oldest event left unread when the run stopped (0 when caught up). */
+  lagSeconds: number;
+}
+
+// Events are handled, and the cursor checkpointed, in chunks of this many: bounded work per step.
+const CHUNK_SIZE = 100;
+
+/**
+ * One poll of one account: read the events after the cursor until caught up or the deadline,
+ * and for each chunk, in this order: record alerts, publish the pending ones, send evidence jobs
+ * and Offline checks, save rule states, move the cursor. A crash anywhere replays from the last
+ * cursor, and every step is idempotent, so nothing is lost and nothing is published twice.
+ */
+export async function pollAccount(
+  settings: AccountSettings,
+  deps: PollerDependencies,
+  deadlineMs: number,
+): Promise<PollSummary> {
+  const summary: PollSummary = {
+    account: settings.account,
+    outcome: "caught-up",
+    eventsRead: 0,
+    alertsPublished: 0,
+    alertsFailed: 0,
+    suppressed: 0,
+    stale: 0,
+    rejected: 0,
+    offlineChecks: 0,
+    offlineCancelled: 0,
+    evidenceJobs: 0,
+    lagSeconds: 0,
+  };
+  const owner = randomUUID();
+  if (!(await deps.lock.acquire(settings.account, owner, deps.now()))) {
+    deps.logger.info("another poller holds this account; skipping", { account: settings.account });
+    return { ...summary, outcome: "locked" };
+  }
+  try {
+    return await new AccountPoll(settings, deps, deadlineMs, owner, summary).run();
+  } finally {
+    await deps.lock.release(settings.account, owner);
+  }
+}
+
+class AccountPoll {
+  #cursor: bigint | undefined;
+  #states = new Map<string, RuleState>();
+  #fleet = new Map<string, FleetDevice>();
+
+  constructor(
+    private readonly settings: AccountSettings,
+    private readonly deps: PollerDependencies,
+    private readonly deadlineMs: number,
+    private readonly owner: string,
+    private readonly summary: PollSummary,
+  ) {}
+
+  async run(): Promise<PollSummary> {
+    const { account } = this.settings;
+    const { deps } = this;
+    this.#cursor = await deps.cursors.read(account);
+    if (this.#cursor === undefined) return this.#start();
+    this.#states = await deps.states.loadAll(account);
+    this.#fleet = await this.#loadFleet();
+    for (;;) {
+      if (deps.now() >= this.deadlineMs) return this.#stop("deadline");
+      const cursor: bigint = this.#cursor;
+      const page = await deps.client.queryEvents({ afterSerialno: cursor });
+      const events = orderAfter(page.events, cursor);
+      const rejected = page.rejected.filter(
+        (event) => event.serialno === undefined || event.serialno > cursor,
+      );
+      this.summary.eventsRead += events.length;
+      for (const event of rejected) {
+        await deps.rejected.record(account, event, deps.now());
+        deps.logger.warn("event rejected: it does not match the spec", {
+          account,
+          serialno: event.serialno?.toString(),
+          issues: event.issues,
+        });
+      }
+      this.summary.rejected += rejected.length;
+      // Rejected events with a readable serial are passed over like any other.
+      const rejectedThrough = maxSerial(
+        rejected.flatMap((event) => (event.serialno === undefined ? [] : [event.serialno])),
+      );
+      if (events.length === 0 && rejectedThrough === undefined) break;
+      for (let start = 0; start < events.length || start === 0; start += CHUNK_SIZE) {
+        const chunk = events.slice(start, start + CHUNK_SIZE);
+        const last = start + CHUNK_SIZE >= events.length;
+        const through = maxSerial([
+          ...chunk.map((event) => event.serialno),
+          ...(last && rejectedThrough ? [rejectedThrough] : []),
+        ]);
+        if (through === undefined) break;
+        if (deps.now() >= this.deadlineMs) {
+          this.summary.lagSeconds = ageSeconds(chunk[0] ?? events[events.length - 1], deps.now());
+          return this.#stop("deadline");
+        }
+        const outcome = await this.#processChunk(chunk, through);
+        if (outcome) return this.#stop(outcome);
+      }
+    }
+    return this.#stop("caught-up");
+  }
+
+  /** First run: start at the newest event (or the configured serial), reading no history. */
+  async #start(): Promise<PollSummary> {
+    const { deps, settings } = this;
+    const start = settings.startSerialno ?? (await newestSerial(deps.client, deps.now()));
+    await deps.cursors.advance(settings.account, undefined, start, deps.now());
+    deps.logger.info("cursor initialized", { account: settings.account, serialno: start.toString() });
+    this.#cursor = start;
+    return this.#stop("started");
+  }
+
+  #stop(outcome: PollSummary["outcome"]): PollSummary {
+    return { ...this.summary, outcome, cursor: this.#cursor?.toString() };
+  }
+
+  /** Vehicle, driver and last position per device, read once per run; alerts go out without them if it fails. */
+  async #loadFleet(): Promise<Map<string, FleetDevice>> {
+    try {
+      const devices = await this.deps.client.allDevices();
+      return new Map(devices.map((device) => [device.deviceid, device]));
+    } catch (error) {
+      this.deps.logger.warn("device list unavailable; alerts go out without vehicle and driver", {
+        account: this.settings.account,
+        error: (error as Error).message,
+      });
+      return new Map();
+    }
+  }
+
+  async #processChunk(
+    chunk: readonly DeviceEvent[],
+    through: bigint,
+  ): Promise<PollSummary["outcome"] | undefined> {
+    const { deps, settings } = this;
+    const { account } = settings;
+    const from = this.#cursor as bigint;
+    const nowMs = deps.now();
+    const newRecords: NewAlertRecord[] = [];
+    const offlineSteps: {
+      event: DeviceEvent;
+      decision: Extract<Decision, { kind: "confirm-offline" | "cancel-offline" }>;
+    }[] = [];
+    const changedStates: {
+      deviceid: string;
+      ruleId: string;
+      state: RuleState;
+      fields: readonly RuleStateField[];
+    }[] = [];
+
+    for (const event of chunk) {
+      const evaluation = evaluateEvent(
+        event,
+        settings.rules,
+        (ruleId) => this.#states.get(stateKey(event.deviceid, ruleId)),
+        nowMs,
+      );
+      for (const decision of evaluation.decisions) {
+        switch (decision.kind) {
+          case "alert":
+            newRecords.push(this.#alertRecord(event, decision.rule, "pending", decision.suppressedBefore));
+            break;
+          case "stale":
+            newRecords.push(this.#alertRecord(event, decision.rule, "stale", 0));
+            this.summary.stale++;
+            break;
+          case "suppressed":
+            this.summary.suppressed++;
+            deps.logger.info("alert suppressed by cooldown", {
+              account,
+              serialno: event.serialno.toString(),
+              deviceid: event.deviceid,
+              rule: decision.rule.id,
+              suppressedSoFar: decision.suppressedSoFar,
+            });
+            break;
+          case "confirm-offline":
+          case "cancel-offline":
+            offlineSteps.push({ event, decision });
+            break;
+        }
+      }
+      for (const [ruleId, state] of evaluation.changed) {
+        this.#states.set(stateKey(event.deviceid, ruleId), state);
+        const rule = settings.rules.find((candidate) => candidate.id === ruleId);
+        // An Offline rule's cooldown fields belong to its confirmation, which alerts later.
+        const fields: RuleStateField[] =
+          rule?.offlineForMinutes === undefined
+            ? ["seenSerialno", "lastAlertSerialno", "lastAlertEventMs", "suppressed"]
+            : ["seenSerialno"];
+        changedStates.push({ deviceid: event.deviceid, ruleId, state, fields });
+      }
+    }
+
+    await Promise.all(newRecords.map((record) => deps.alerts.record(record, nowMs)));
+    deps.checkpoint?.("alerts-recorded");
+
+    // Publishing is driven by the records, not by this run's decisions: a replay publishes what an
+    // earlier run recorded and did not get to send.
+    const records = await deps.alerts.inWindow(account, from, through);
+    await deliverAlerts(records, deps, this.summary);
+    deps.checkpoint?.("alerts-published");
+
+    await queueEvidence(await deps.alerts.inWindow(account, from, through), deps, this.summary);
+    for (const { event, decision } of offlineSteps) await this.#offlineStep(event, decision);
+    deps.checkpoint?.("side-effects-sent");
+
+    for (const { deviceid, ruleId, state, fields } of changedStates) {
+      await deps.states.save(account, deviceid, ruleId, state, fields);
+    }
+    deps.checkpoint?.("states-saved");
+
+    if (!(await deps.cursors.advance(account, from, through, deps.now()))) {
+      deps.logger.warn("the cursor was moved by another run; stopping", { account });
+      return "cursor-moved";
+    }
+    this.#cursor = through;
+    deps.checkpoint?.("cursor-advanced");
+    if (!(await deps.lock.renew(account, this.owner, deps.now()))) return "lost-lease";
+    return undefined;
+  }
+
+  #alertRecord(
+    event: DeviceEvent,
+    rule: Rule,
+    status: "pending" | "stale",
+    suppressedBefore: number,
+  ): NewAlertRecord {
+    const { account, fleetTimeZone } = this.settings;
+    const device = this.#fleet.get(event.deviceid);
+    return {
+      account,
+      serialno: event.serialno,
+      ruleId: rule.id,
+      deviceid: event.deviceid,
+      appdevid: event.appdevid,
+      eventtime: event.eventtime,
+      severity: rule.severity,
+      status,
+      ...(status === "pending" && {
+        message: buildAlertMessage({
+          alertId: alertIdOf(account, event.serialno, rule.id),
+          account,
+          event,
+          rule,
+          suppressedBefore,
+          device,
+          fleetTimeZone,
+        }),
+      }),
+      ...(rule.evidence && { evidence: rule.evidence }),
+    };
+  }
+
+  async #offlineStep(
+    event: DeviceEvent,
+    decision: Extract<Decision, { kind: "confirm-offline" | "cancel-offline" }>,
+  ) {
+    const { deps, settings } = this;
+    const { account } = settings;
+    const attributes = {
+      account,
+      serialno: event.serialno.toString(),
+      deviceid: event.deviceid,
+      rule: decision.rule.id,
+    };
+    if (decision.kind === "cancel-offline") {
+      if (await deps.offlineChecks.cancelBefore(account, event.deviceid, decision.rule.id, event.serialno)) {
+        this.summary.offlineCancelled++;
+        deps.logger.info("offline confirmation cancelled: the device is back online", attributes);
+      }
+      return;
+    }
+    if (
+      !(await deps.offlineChecks.schedule(
+        account,
+        event.deviceid,
+        decision.rule.id,
+        event.serialno,
+        decision.dueAtMs,
+      ))
+    ) {
+      return; // decided already (a later event of this device), nothing to confirm
+    }
+    const job: OfflineCheckJob = {
+      version: 1,
+      account,
+      ruleId: decision.rule.id,
+      deviceid: event.deviceid,
+      serialno: event.serialno.toString(),
+      eventtime: event.eventtime,
+      dueAtMs: decision.dueAtMs,
+    };
+    await deps.confirmQueue.send([
+      { body: JSON.stringify(job), delaySeconds: (decision.dueAtMs - deps.now()) / 1000 },
+    ]);
+    this.summary.offlineChecks++;
+    deps.logger.info("offline confirmation scheduled", {
+      ...attributes,
+      dueAt: new Date(decision.dueAtMs).toISOString(),
+    });
+  }
+}
+
+export interface DeliveryDependencies {
+  alerts: AlertStore;
+  publisher: SnsAlertPublisher;
+  evidenceQueue: SqsSender;
+  logger: PollerLogger;
+  now: () => number;
+}
+
+/**
+ * Publishes the pending records and marks each as published (or failed for good). A failure that
+ * may pass is thrown, so that the cursor stays and the next run tries again.
+ */
+export async function deliverAlerts(
+  records: readonly AlertRecord[],
+  deps: DeliveryDependencies,
+  counts: Pick<PollSummary, "alertsPublished" | "alertsFailed">,
+): Promise<void> {
+  const pending = records.filter((record) => record.status === "pending" && record.message);
+  if (pending.length === 0) return;
+  const byId = new Map(pending.map((record) => [record.alertId, record]));
+  const outcomes = await deps.publisher.publish(
+    pending.map((record) => ({
+      alertId: record.alertId,
+      message: record.message as NonNullable<AlertRecord["message"]>,
+    })),
+  );
+  let transient: string | undefined;
+  for (const outcome of outcomes) {
+    const record = byId.get(outcome.alertId) as AlertRecord;
+    const attributes = {
+      account: record.account,
+      serialno: record.serialno.toString(),
+      deviceid: record.deviceid,
+      rule: record.ruleId,
+    };
+    if (outcome.ok) {
+      await deps.alerts.markPublished(record, outcome.messageId, deps.now());
+      counts.alertsPublished++;
+      deps.logger.info("alert published", {
+        ...attributes,
+        severity: record.severity,
+        sms: record.message?.sms,
+      });
+    } else if (outcome.permanent) {
+      await deps.alerts.markFailed(record, outcome.reason);
+      counts.alertsFailed++;
+      deps.logger.error("alert refused by SNS", { ...attributes, reason: outcome.reason });
+    } else {
+      transient = outcome.reason;
+    }
+  }
+  if (transient !== undefined)
+    throw new Error(`SNS did not accept every alert; the next run retries: ${transient}`);
+}
+
+/** Sends the evidence job of each published alert that wants video and has none queued yet. */
+export async function queueEvidence(
+  records: readonly AlertRecord[],
+  deps: DeliveryDependencies,
+  counts: Pick<PollSummary, "evidenceJobs">,
+): Promise<void> {
+  const wanting = records.filter(
+    (record) => record.status === "published" && record.evidence && !record.evidenceQueuedAt,
+  );
+  if (wanting.length === 0) return;
+  await deps.evidenceQueue.send(
+    wanting.map((record) => {
+      const evidence = record.evidence as NonNullable<AlertRecord["evidence"]>;
+      const job: EvidenceJob = {
+        version: 1,
+        alertId: record.alertId,
+        account: record.account,
+        ruleId: record.ruleId,
+        deviceid: record.deviceid,
+        serialno: record.serialno.toString(),
+        eventtime: record.eventtime,
+        channels: evidence.channels,
+        secondsBefore: evidence.secondsBefore,
+        secondsAfter: evidence.secondsAfter,
+      };
+      return { body: JSON.stringify(job) };
+    }),
+  );
+  for (const record of wanting) await deps.alerts.markEvidenceQueued(record, deps.now());
+  counts.evidenceJobs += wanting.length;
+}
+
+function ageSeconds(event: DeviceEvent | undefined, nowMs: number): number {
+  return event ? Math.max(0, Math.round((nowMs - Date.parse(event.eventtime)) / 1000)) : 0;
+}

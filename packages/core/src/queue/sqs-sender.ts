@@ -1,0 +1,68 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { SendMessageBatchCommand, type SQSClient } from "@aws-sdk/client-sqs";
+
+export interface QueueMessage {
+  body: string;
+  /** 0..900: SQS's own limit on a message's delay. */
+  delaySeconds?: number;
+}
+
+export const MAX_DELAY_SECONDS = 900;
+const BATCH_SIZE = 10;
+
+/** Raised when SQS keeps refusing some messages: the caller must not act as if they were sent. */
+export class QueueSendError extends Error {
+  constructor(
+    readonly queueUrl: string,
+    readonly failures: string[],
+  ) {
+    super(`SQS refused ${failures.length} message(s): ${failures.slice(0, 3).join("; ")}`);
+    this.name = "QueueSendError";
+  }
+}
+
+/**
+ * Sends messages with SendMessageBatch (ten a call), checks each entry's result and retries the
+ * failed ones that are not sender faults; throws if any message is still not accepted.
+ */
+export class SqsSender {
+  constructor(
+    private readonly sqs: SQSClient,
+    readonly queueUrl: string,
+    private readonly retry = { attempts: 3, delayMs: 200 },
+  ) {}
+
+  async send(messages: readonly QueueMessage[]): Promise<void> {
+    for (let start = 0; start < messages.length; start += BATCH_SIZE) {
+      await this.#sendBatch(messages.slice(start, start + BATCH_SIZE));
+    }
+  }
+
+  async #sendBatch(batch: readonly QueueMessage[]): Promise<void> {
+    const waiting = new Map(batch.map((message, index) => [`m${index}`, message]));
+    for (let attempt = 1; waiting.size > 0; attempt++) {
+      const response = await this.sqs.send(
+        new SendMessageBatchCommand({
+          QueueUrl: this.queueUrl,
+          Entries: [...waiting].map(([id, message]) => ({
+            Id: id,
+            MessageBody: message.body,
+            ...(message.delaySeconds !== undefined && {
+              DelaySeconds: Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil(message.delaySeconds))),
+            }),
+          })),
+        }),
+      );
+      for (const success of response.Successful ?? []) if (success.Id) waiting.delete(success.Id);
+      const failed = response.Failed ?? [];
+      const permanent = failed.filter((failure) => failure.SenderFault);
+      if (permanent.length > 0 || (failed.length > 0 && attempt >= this.retry.attempts)) {
+        throw new QueueSendError(
+          this.queueUrl,
+          failed.map((failure) => `${failure.Code}: ${failure.Message}`),
+        );
+      }
+      if (waiting.size > 0) await sleep(this.retry.delayMs * 2 ** (attempt - 1));
+    }
+  }
+}

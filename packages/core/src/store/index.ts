@@ -1,0 +1,2 @@
+export * from "./dynamo.js";
+export * from "./keys.js";

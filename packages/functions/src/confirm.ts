@@ -1,0 +1,35 @@
+import { BatchProcessor, EventType, processPartialResponse } from "@aws-lambda-powertools/batch";
+import { confirmOffline, offlineCheckJobSchema } from "@fleet-alerts/core/offline";
+import type { Context, SQSEvent, SQSRecord } from "aws-lambda";
+import { logger } from "./observability.js";
+import { buildRuntime, type PollerRuntime } from "./runtime.js";
+
+/**
+ * The Offline confirmation: an SQS-triggered function that receives the delayed checks the poller
+ * schedules. Partial batch failures: a failed message alone is retried (and ends in the DLQ).
+ */
+export function createConfirmHandler(env: Readonly<Record<string, string | undefined>>) {
+  let runtime: Promise<PollerRuntime> | undefined;
+  const processor = new BatchProcessor(EventType.SQS);
+
+  const confirmRecord = async (record: SQSRecord) => {
+    runtime ??= buildRuntime(env);
+    const { pollers } = await runtime;
+    const job = offlineCheckJobSchema.parse(JSON.parse(record.body));
+    const poller = pollers.find((candidate) => candidate.settings.account === job.account);
+    if (!poller) throw new Error(`offline check for unknown account ${job.account}`);
+    const outcome = await confirmOffline(job, poller.settings, poller.deps);
+    logger.info("offline check handled", {
+      account: job.account,
+      serialno: job.serialno,
+      deviceid: job.deviceid,
+      rule: job.ruleId,
+      outcome,
+    });
+  };
+
+  return (event: SQSEvent, context: Context) =>
+    processPartialResponse(event, confirmRecord, processor, { context });
+}
+
+export const handler = createConfirmHandler(process.env);

@@ -1,0 +1,22 @@
+import { Logger } from "@aws-lambda-powertools/logger";
+import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
+import type { PollSummary } from "@fleet-alerts/core/poller";
+
+/** One Logger and one Metrics for every handler: structured JSON logs, CloudWatch EMF metrics. */
+export const logger = new Logger({ serviceName: "fleet-alerts" });
+export const metrics = new Metrics({ namespace: "FleetAlerts", serviceName: "fleet-alerts" });
+
+/** The poller's figures for one account, as metrics with an `account` dimension. */
+export function publishPollMetrics(summary: PollSummary, runMs: number): void {
+  metrics.addDimension("account", summary.account);
+  metrics.addMetric("EventsRead", MetricUnit.Count, summary.eventsRead);
+  metrics.addMetric("AlertsPublished", MetricUnit.Count, summary.alertsPublished);
+  metrics.addMetric("AlertsFailed", MetricUnit.Count, summary.alertsFailed);
+  metrics.addMetric("AlertsSuppressed", MetricUnit.Count, summary.suppressed);
+  metrics.addMetric("EventsStale", MetricUnit.Count, summary.stale);
+  metrics.addMetric("EventsRejected", MetricUnit.Count, summary.rejected);
+  metrics.addMetric("EvidenceJobsQueued", MetricUnit.Count, summary.evidenceJobs);
+  metrics.addMetric("CursorLagSeconds", MetricUnit.Seconds, summary.lagSeconds);
+  metrics.addMetric("RunTime", MetricUnit.Milliseconds, runMs);
+  metrics.publishStoredMetrics();
+}

@@ -1,0 +1,29 @@
+import { runPollers } from "@fleet-alerts/core/poller";
+import type { Context } from "aws-lambda";
+import { logger, publishPollMetrics } from "./observability.js";
+import { buildRuntime, type PollerRuntime } from "./runtime.js";
+
+/**
+ * The scheduled poller. Thin: the runtime is built once per container (a configuration error
+ * fails every invocation with a message naming the variable), the work is core's `runPollers`.
+ */
+export function createPollHandler(env: Readonly<Record<string, string | undefined>>) {
+  let runtime: Promise<PollerRuntime> | undefined;
+  return async (_event: unknown, context: Pick<Context, "getRemainingTimeInMillis">) => {
+    runtime ??= buildRuntime(env);
+    const { config, pollers } = await runtime;
+    const startedMs = Date.now();
+    const deadlineMs = startedMs + context.getRemainingTimeInMillis() - config.DEADLINE_MARGIN_SECONDS * 1000;
+    const summaries = await runPollers(pollers, {
+      deadlineMs,
+      ...(config.POLL_EVERY_SECONDS !== undefined && { pollEveryMs: config.POLL_EVERY_SECONDS * 1000 }),
+    });
+    for (const summary of summaries) {
+      logger.info("poll finished", { ...summary });
+      publishPollMetrics(summary, Date.now() - startedMs);
+    }
+    return summaries;
+  };
+}
+
+export const handler = createPollHandler(process.env);

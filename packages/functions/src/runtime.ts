@@ -1,0 +1,94 @@
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { SNSClient } from "@aws-sdk/client-sns";
+import { SQSClient } from "@aws-sdk/client-sqs";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { AlertStore, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
+import { ConfigError, type PollerConfig, parseEnv, pollerEnvSchema } from "@fleet-alerts/core/config";
+import { AccountLock, CursorStore } from "@fleet-alerts/core/cursor";
+import { DeviceCloudClient } from "@fleet-alerts/core/devicecloud";
+import { OfflineCheckStore } from "@fleet-alerts/core/offline";
+import { type AccountPoller, RejectedEventStore, RuleStateStore } from "@fleet-alerts/core/poller";
+import { SqsSender } from "@fleet-alerts/core/queue";
+import { DEFAULT_RULES, loadRulesFile } from "@fleet-alerts/core/rules";
+import { logger } from "./observability.js";
+
+// Long enough for a run to pass a renewal between chunks, short enough that a crashed run delays
+// the next scheduled one by under a minute.
+const LOCK_LEASE_MS = 45_000;
+
+/**
+ * Region, endpoint and credentials from the given environment when it names them. In Lambda the
+ * SDK finds the same values itself; the local mode and the tests point clients at the emulators
+ * through an environment of their own.
+ */
+export function awsClientConfig(
+  env: Readonly<Record<string, string | undefined>>,
+  service: "DYNAMODB" | "SNS" | "SQS" | "S3",
+) {
+  const endpoint = env[`AWS_ENDPOINT_URL_${service}`] ?? env.AWS_ENDPOINT_URL;
+  const { AWS_REGION: region, AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey } = env;
+  return {
+    ...(region && { region }),
+    ...(endpoint && { endpoint }),
+    ...(accessKeyId && secretAccessKey && { credentials: { accessKeyId, secretAccessKey } }),
+  };
+}
+
+export interface PollerRuntime {
+  config: PollerConfig;
+  pollers: AccountPoller[];
+}
+
+/**
+ * Everything a handler needs, built once per Lambda container from its environment: clients
+ * (the AWS SDK reads region, credentials and endpoints from the environment), stores, and one
+ * device-cloud client and rule set per account.
+ */
+export async function buildRuntime(
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<PollerRuntime> {
+  const config = parseEnv(pollerEnvSchema, env);
+  const table = {
+    documents: DynamoDBDocumentClient.from(new DynamoDBClient(awsClientConfig(env, "DYNAMODB")), {
+      marshallOptions: { removeUndefinedValues: true },
+    }),
+    tableName: config.TABLE_NAME,
+  };
+  const sqs = new SQSClient(awsClientConfig(env, "SQS"));
+  const shared = {
+    cursors: new CursorStore(table),
+    lock: new AccountLock(table, LOCK_LEASE_MS),
+    alerts: new AlertStore(table),
+    states: new RuleStateStore(table),
+    offlineChecks: new OfflineCheckStore(table),
+    rejected: new RejectedEventStore(table),
+    publisher: new SnsAlertPublisher(new SNSClient(awsClientConfig(env, "SNS")), config.ALERTS_TOPIC_ARN),
+    evidenceQueue: new SqsSender(sqs, config.EVIDENCE_QUEUE_URL),
+    confirmQueue: new SqsSender(sqs, config.CONFIRM_QUEUE_URL),
+    logger,
+    now: Date.now,
+  };
+  const pollers = await Promise.all(
+    config.DEVICE_CLOUD_ACCOUNTS.map(async (account) => {
+      const password = env[account.passwordEnv];
+      if (!password)
+        throw new ConfigError([`${account.passwordEnv}: missing (the password of account ${account.id})`]);
+      const client = new DeviceCloudClient({
+        baseUrl: account.baseUrl,
+        credentials: { username: account.username, password },
+        logger,
+      });
+      const rules = account.rulesFile ? await loadRulesFile(account.rulesFile) : DEFAULT_RULES;
+      return {
+        settings: {
+          account: account.id,
+          rules,
+          fleetTimeZone: config.FLEET_TIME_ZONE,
+          ...(account.startSerialno !== undefined && { startSerialno: account.startSerialno }),
+        },
+        deps: { ...shared, client },
+      };
+    }),
+  );
+  return { config, pollers };
+}

@@ -1,0 +1,79 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { RuleInput } from "@fleet-alerts/core/rules";
+import { type Simulator, type SimulatorOptions, start } from "@fleet-alerts/simulator";
+import { createConfirmHandler } from "../../packages/functions/src/confirm.js";
+import { createPollHandler } from "../../packages/functions/src/poll.js";
+import { buildRuntime } from "../../packages/functions/src/runtime.js";
+import { type Emulators, type InboxMessage, startEmulators } from "../support/emulators.js";
+
+export interface PipelineOptions {
+  simulator?: SimulatorOptions;
+  rules: RuleInput[];
+  /** Accounts (ids) on the same simulator, each with its own cursor; default one, "main". */
+  accounts?: { id: string; startSerialno?: bigint }[];
+  env?: Record<string, string>;
+}
+
+/**
+ * The pipeline as it runs in Lambda, on one machine: the simulator as the device cloud, dynalite
+ * and fauxqs as AWS, and the real handlers configured through their environment.
+ */
+export async function startPipeline(options: PipelineOptions) {
+  const emulators: Emulators = await startEmulators();
+  const simulator: Simulator = await start({ seed: 5, devices: 6, historyHours: 2, ...options.simulator });
+  const folder = await mkdtemp(join(tmpdir(), "fleet-alerts-rules-"));
+  const rulesFile = join(folder, "rules.json");
+  await writeFile(rulesFile, JSON.stringify({ rules: options.rules }));
+  const accounts = (options.accounts ?? [{ id: "main" }]).map(({ id, startSerialno }) => ({
+    id,
+    baseUrl: simulator.url,
+    username: "demo",
+    rulesFile,
+    ...(startSerialno !== undefined && { startSerialno: startSerialno.toString() }),
+  }));
+  const env = {
+    ...emulators.env(),
+    DEVICE_CLOUD_ACCOUNTS: JSON.stringify(accounts),
+    DEVICE_CLOUD_PASSWORD: "demo",
+    FLEET_TIME_ZONE: "Europe/Berlin",
+    ...options.env,
+  };
+  const pollHandler = createPollHandler(env);
+  return {
+    emulators,
+    simulator,
+    env,
+    /** Invokes the poll handler as Lambda would, with this much time left. */
+    poll: (remainingMs = 60_000) => pollHandler({}, { getRemainingTimeInMillis: () => remainingMs }),
+    confirmHandler: createConfirmHandler(env),
+    /** The handlers' runtime, for tests that drive core with a test seam (crash points, clock). */
+    runtime: () => buildRuntime(env),
+    close: async () => {
+      await simulator.close();
+      await emulators.close();
+    },
+  };
+}
+
+/** Each published alert as (serialno, rule) with its message, from the inbox subscribed to the topic. */
+export function alertsOf(messages: readonly InboxMessage[], account?: string) {
+  return messages
+    .filter((message) => message.attributes.kind?.value === "alert")
+    .filter((message) => account === undefined || message.attributes.account?.value === account)
+    .map((message) => {
+      const alert = JSON.parse(message.bodies?.default ?? message.raw) as { serialno: string; rule: string };
+      return { key: `${alert.serialno}/${alert.rule}`, message };
+    });
+}
+
+/** Reads the inbox until it stays empty for a moment: everything published so far. */
+export async function drainInbox(emulators: Emulators): Promise<InboxMessage[]> {
+  const all: InboxMessage[] = [];
+  for (;;) {
+    const batch = await emulators.readInbox({ atLeast: 0, waitMs: 300 });
+    if (batch.length === 0) return all;
+    all.push(...batch);
+  }
+}
