@@ -63,8 +63,11 @@ export function alertsOf(messages: readonly InboxMessage[], account?: string) {
     .filter((message) => message.attributes.kind?.value === "alert")
     .filter((message) => account === undefined || message.attributes.account?.value === account)
     .map((message) => {
-      const alert = JSON.parse(message.bodies?.default ?? message.raw) as { serialno: string; rule: string };
-      return { key: `${alert.serialno}/${alert.rule}`, message };
+      const alert = JSON.parse(message.bodies?.default ?? message.raw) as {
+        serialno: string;
+        ruleId: string;
+      };
+      return { key: `${alert.serialno}/${alert.ruleId}`, message };
     });
 }
 

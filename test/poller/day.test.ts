@@ -1,0 +1,113 @@
+import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
+import type { SimEvent } from "@fleet-alerts/simulator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { alertsOf, drainInbox, startPipeline } from "./pipeline.js";
+
+// Every rule alerts on each matching event (no cooldown, no staleness, no Offline confirmation), so
+// the expected messages follow from the simulator's ground truth alone.
+const RULES = [
+  { id: "speed", events: ["OverSpeed"], severity: "warning" as const },
+  {
+    id: "shock",
+    events: [16],
+    severity: "critical" as const,
+    evidence: { channels: [1, 2], secondsBefore: 10, secondsAfter: 20 },
+  },
+  { id: "disk", events: ["DiskError"], severity: "critical" as const },
+  { id: "offline", events: ["Offline"], severity: "info" as const, devices: { prefixes: ["00"] } },
+];
+const CODES: Record<string, number[]> = { speed: [13], shock: [16], disk: [12], offline: [3] };
+
+let pipeline: Awaited<ReturnType<typeof startPipeline>>;
+let firstCursor: bigint;
+
+beforeAll(async () => {
+  pipeline = await startPipeline({ rules: RULES });
+  const [first] = await pipeline.poll();
+  expect(first?.outcome).toBe("started");
+  firstCursor = BigInt(first?.cursor ?? "0");
+  pipeline.simulator.control.advance(24 * 3_600_000);
+});
+afterAll(() => pipeline.close());
+
+function expectedAlerts(events: readonly SimEvent[]) {
+  return events
+    .filter((event) => event.serialno > firstCursor)
+    .flatMap((event) =>
+      RULES.filter(
+        (rule) =>
+          CODES[rule.id]?.includes(event.appdevid) &&
+          (!rule.devices || rule.devices.prefixes.some((prefix) => event.deviceid.startsWith(prefix))),
+      ).map((rule) => ({ key: `${event.serialno}/${rule.id}`, event, rule })),
+    );
+}
+
+describe("a seeded simulated day through the poll handler", () => {
+  it("starts at the newest event, publishing no history", async () => {
+    const history = pipeline.simulator.control.events().filter((event) => event.serialno <= firstCursor);
+    expect(history.length).toBeGreaterThan(0);
+    expect(firstCursor).toBe(history.at(-1)?.serialno);
+  });
+
+  it("publishes exactly one message per matching event and nothing else", async () => {
+    const [summary] = await pipeline.poll();
+    const expected = expectedAlerts(pipeline.simulator.control.events());
+    expect(expected.length).toBeGreaterThan(100);
+    expect(summary).toMatchObject({ outcome: "caught-up", alertsPublished: expected.length, rejected: 0 });
+    const published = alertsOf(await drainInbox(pipeline.emulators));
+    expect(published.map((alert) => alert.key).sort()).toEqual(expected.map((alert) => alert.key).sort());
+    // A second run finds nothing new and sends nothing.
+    const [again] = await pipeline.poll();
+    expect(again).toMatchObject({ outcome: "caught-up", eventsRead: 0, alertsPublished: 0 });
+    expect(await drainInbox(pipeline.emulators)).toEqual([]);
+  });
+
+  it("gives each message its bodies and filterable attributes", async () => {
+    const [device] = pipeline.simulator.control.devices();
+    const shock = pipeline.simulator.control.injectEvent({ appdevid: 16, deviceid: device?.deviceid });
+    await pipeline.poll();
+    const [alert] = alertsOf(await drainInbox(pipeline.emulators));
+    expect(alert?.key).toBe(`${shock.serialno}/shock`);
+    const { message } = alert as NonNullable<typeof alert>;
+    expect(message.attributes).toMatchObject({
+      severity: { type: "String", value: "critical" },
+      rule: { type: "String", value: "shock" },
+      event_code: { type: "Number", value: "16" },
+      deviceid: { type: "String", value: device?.deviceid },
+      account: { type: "String", value: "main" },
+      kind: { type: "String", value: "alert" },
+    });
+    expect(message.subject).toContain("GSensor");
+    const email = message.bodies?.email ?? "";
+    for (const fact of [
+      device?.vehicleid,
+      device?.drivername,
+      device?.deviceid,
+      shock.serialno.toString(),
+      "UTC",
+      "openstreetmap.org",
+    ]) {
+      expect(email).toContain(fact);
+    }
+    expect(email).toMatch(/channels 1 and 2/);
+    const sms = message.bodies?.sms ?? "";
+    expect(sms.length).toBeLessThanOrEqual(160);
+    expect(sms).not.toContain("\n");
+    expect(JSON.parse(message.bodies?.default ?? "{}")).toMatchObject({
+      serialno: shock.serialno.toString(),
+      ruleId: "shock",
+    });
+  });
+
+  it("queues one evidence job per alert whose rule wants video", async () => {
+    const jobs = await pipeline.emulators.clients.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: pipeline.emulators.queues.evidence, MaxNumberOfMessages: 10 }),
+    );
+    const bodies = (jobs.Messages ?? []).map(
+      (message) => JSON.parse(message.Body ?? "{}") as { ruleId: string; channels: number[] },
+    );
+    expect(bodies.length).toBeGreaterThan(0);
+    for (const job of bodies)
+      expect(job).toMatchObject({ ruleId: "shock", channels: [1, 2], secondsBefore: 10, secondsAfter: 20 });
+  });
+});
