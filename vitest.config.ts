@@ -6,7 +6,7 @@ const env = {
   AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE: "1",
   SST_TELEMETRY_DISABLED: "1",
   // Handlers under test log through Powertools: keep the test output to what matters.
-  POWERTOOLS_LOG_LEVEL: "ERROR",
+  POWERTOOLS_LOG_LEVEL: "SILENT",
   POWERTOOLS_METRICS_DISABLED: "true",
 };
 

@@ -12,7 +12,7 @@ export interface PipelineOptions {
   simulator?: SimulatorOptions;
   rules: RuleInput[];
   /** Accounts (ids) on the same simulator, each with its own cursor; default one, "main". */
-  accounts?: { id: string; startSerialno?: bigint }[];
+  accounts?: { id: string; startSerialno?: bigint; timeoutMs?: number }[];
   env?: Record<string, string>;
 }
 
@@ -26,8 +26,9 @@ export async function startPipeline(options: PipelineOptions) {
   const folder = await mkdtemp(join(tmpdir(), "fleet-alerts-rules-"));
   const rulesFile = join(folder, "rules.json");
   await writeFile(rulesFile, JSON.stringify({ rules: options.rules }));
-  const accounts = (options.accounts ?? [{ id: "main" }]).map(({ id, startSerialno }) => ({
+  const accounts = (options.accounts ?? [{ id: "main" }]).map(({ id, startSerialno, timeoutMs }) => ({
     id,
+    ...(timeoutMs !== undefined && { timeoutMs }),
     baseUrl: simulator.url,
     username: "demo",
     rulesFile,

@@ -76,6 +76,7 @@ export async function buildRuntime(
       const client = new DeviceCloudClient({
         baseUrl: account.baseUrl,
         credentials: { username: account.username, password },
+        timeoutMs: account.timeoutMs,
         logger,
       });
       const rules = account.rulesFile ? await loadRulesFile(account.rulesFile) : DEFAULT_RULES;

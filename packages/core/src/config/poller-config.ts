@@ -12,6 +12,8 @@ export const accountConfigSchema = z.strictObject({
     .string()
     .regex(/^[A-Z_][A-Z0-9_]*$/)
     .default("DEVICE_CLOUD_PASSWORD"),
+  /** Per attempt of a device-cloud call; retries come on top (see the client's retry policy). */
+  timeoutMs: z.number().int().positive().max(60_000).default(10_000),
   /** A rules file (JSON) for this account; the default rules when absent. */
   rulesFile: z.string().min(1).optional(),
   /** Where the first run starts; by default the newest event (no flood of history). */
