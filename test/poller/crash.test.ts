@@ -1,7 +1,6 @@
 import type { PollStep, PollSummary } from "@fleet-alerts/core/poller";
-import { pollAccount } from "@fleet-alerts/core/poller";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { alertsOf, drainInbox, startPipeline } from "./pipeline.js";
+import { alertsOf, drainInbox, pollWithClock, startPipeline } from "./pipeline.js";
 
 const RULES = [
   {
@@ -52,20 +51,14 @@ async function startPipelineAccounts() {
   return pipeline;
 }
 
-/** Runs one account's poll with the simulator's clock, crashing at `crashAt` if given. */
-async function poll(account: string, crashAt?: { step: PollStep; occurrence: number }): Promise<PollSummary> {
-  const { pollers } = await pipeline.runtime();
-  const poller = pollers.find((candidate) => candidate.settings.account === account);
-  if (!poller) throw new Error(`no account ${account}`);
+/** Runs one account's poll, crashing at `crashAt` if given. */
+function poll(account: string, crashAt?: { step: PollStep; occurrence: number }): Promise<PollSummary> {
   let reached = 0;
-  const deps = {
-    ...poller.deps,
-    now: () => pipeline.simulator.control.now().getTime(),
-    checkpoint: (step: PollStep) => {
+  return pollWithClock(pipeline, account, {
+    checkpoint: (step) => {
       if (step === crashAt?.step && ++reached === crashAt.occurrence) throw new Error(`crash at ${step}`);
     },
-  };
-  return pollAccount(poller.settings, deps, Number.POSITIVE_INFINITY);
+  });
 }
 
 describe("crash anywhere, then run again", () => {

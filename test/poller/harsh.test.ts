@@ -32,7 +32,11 @@ async function pollUntilCaughtUp(run: () => Promise<PollSummary[]>) {
 function expectedKeys(events: readonly SimEvent[], after: bigint) {
   return events
     .filter((event) => event.serialno > after)
-    .flatMap((event) => RULES.filter((rule) => rule.events.includes(event.appdevid)).map((rule) => `${event.serialno}/${rule.id}`))
+    .flatMap((event) =>
+      RULES.filter((rule) => rule.events.includes(event.appdevid)).map(
+        (rule) => `${event.serialno}/${rule.id}`,
+      ),
+    )
     .sort();
 }
 
@@ -84,7 +88,10 @@ describe("the worst the spec allows", () => {
         Key: { pk: "ACCOUNT#main", sk: `REJECTED#${bad.serialno.toString().padStart(40, "0")}` },
       }),
     );
-    expect(JSON.parse(Item?.raw as string)).toMatchObject({ serialno: bad.serialno.toString(), deviceid: "" });
+    expect(JSON.parse(Item?.raw as string)).toMatchObject({
+      serialno: bad.serialno.toString(),
+      deviceid: "",
+    });
     expect(Item?.issues).toContain("deviceid: Too small: expected string to have >=1 characters");
   });
 
@@ -98,6 +105,8 @@ describe("the worst the spec allows", () => {
     control.faults.clear();
     const [second] = await pipeline.poll();
     expect(first?.cursor).not.toBe(second?.cursor);
-    expect(alertsOf(await drainInbox(pipeline.emulators)).map((alert) => alert.key)).toEqual([`${event.serialno}/shock`]);
+    expect(alertsOf(await drainInbox(pipeline.emulators)).map((alert) => alert.key)).toEqual([
+      `${event.serialno}/shock`,
+    ]);
   });
 });

@@ -1,6 +1,12 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+  type PollerDependencies,
+  type PollStep,
+  type PollSummary,
+  pollAccount,
+} from "@fleet-alerts/core/poller";
 import type { RuleInput } from "@fleet-alerts/core/rules";
 import { type Simulator, type SimulatorOptions, start } from "@fleet-alerts/simulator";
 import { createConfirmHandler } from "../../packages/functions/src/confirm.js";
@@ -81,3 +87,32 @@ export async function drainInbox(emulators: Emulators): Promise<InboxMessage[]> 
     all.push(...batch);
   }
 }
+
+export type Pipeline = Awaited<ReturnType<typeof startPipeline>>;
+
+/**
+ * Runs one account's poll through core with the simulator's clock as "now" (so staleness and
+ * Offline delays follow virtual time), and the test seams a handler does not offer.
+ */
+export async function pollWithClock(
+  pipeline: Pipeline,
+  account = "main",
+  seams: Partial<Pick<PollerDependencies, "checkpoint" | "confirmQueue" | "now">> & {
+    deadlineMs?: number;
+  } = {},
+): Promise<PollSummary> {
+  const { deps, settings } = await accountRuntime(pipeline, account);
+  const { deadlineMs = Number.POSITIVE_INFINITY, ...overrides } = seams;
+  return pollAccount(settings, { ...deps, now: virtualNow(pipeline), ...overrides }, deadlineMs);
+}
+
+export async function accountRuntime(pipeline: Pipeline, account = "main") {
+  const { pollers } = await pipeline.runtime();
+  const poller = pollers.find((candidate) => candidate.settings.account === account);
+  if (!poller) throw new Error(`no account ${account}`);
+  return poller;
+}
+
+export const virtualNow = (pipeline: Pipeline) => () => pipeline.simulator.control.now().getTime();
+
+export type { PollStep };
