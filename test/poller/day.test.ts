@@ -50,7 +50,11 @@ describe("a seeded simulated day through the poll handler", () => {
   });
 
   it("publishes exactly one message per matching event and nothing else", async () => {
+    pipeline.simulator.control.resetRequests();
     const [summary] = await pipeline.poll();
+    // Vehicle, driver and position come from one device list per run, not one per event.
+    const lists = pipeline.simulator.control.requests.filter((request) => request.endpoint === "alllist");
+    expect(lists).toHaveLength(1);
     const expected = expectedAlerts(pipeline.simulator.control.events());
     expect(expected.length).toBeGreaterThan(100);
     expect(summary).toMatchObject({ outcome: "caught-up", alertsPublished: expected.length, rejected: 0 });

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-const CLI = fileURLToPath(new URL("../../../packages/functions/src/cli.ts", import.meta.url));
+const CLI = fileURLToPath(new URL("../../packages/functions/src/cli.ts", import.meta.url));
 
 interface Run {
   code: number | null;
