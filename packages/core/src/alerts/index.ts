@@ -1,4 +1,5 @@
 export * from "./alert-store.js";
+export * from "./delivery.js";
 export {
   type AlertContext,
   type AlertMessage,

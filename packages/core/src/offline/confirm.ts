@@ -1,9 +1,9 @@
 import type { AlertStore } from "../alerts/alert-store.js";
 import { alertIdOf } from "../alerts/alert-store.js";
+import { type DeliveryDependencies, deliverAlerts, queueEvidence } from "../alerts/delivery.js";
 import { buildAlertMessage } from "../alerts/message.js";
 import type { DeviceCloudClient } from "../devicecloud/client.js";
 import { EVENT_CODES } from "../devicecloud/codes.js";
-import { type DeliveryDependencies, deliverAlerts, queueEvidence } from "../poller/poll-account.js";
 import type { RuleStateStore } from "../poller/rule-state-store.js";
 import type { SqsSender } from "../queue/sqs-sender.js";
 import { applyCooldown } from "../rules/evaluator.js";

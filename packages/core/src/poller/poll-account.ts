@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { AlertRecord, AlertStore, NewAlertRecord } from "../alerts/alert-store.js";
-import { alertIdOf } from "../alerts/alert-store.js";
+import { type AlertStore, alertIdOf, type NewAlertRecord } from "../alerts/alert-store.js";
+import { deliverAlerts, queueEvidence } from "../alerts/delivery.js";
 import { buildAlertMessage } from "../alerts/message.js";
 import type { SnsAlertPublisher } from "../alerts/sns-publisher.js";
 import type { AccountLock } from "../cursor/account-lock.js";
@@ -8,7 +8,7 @@ import type { CursorStore } from "../cursor/cursor-store.js";
 import type { DeviceCloudClient } from "../devicecloud/client.js";
 import type { FleetDevice } from "../devicecloud/schemas/devices.js";
 import type { DeviceEvent } from "../devicecloud/schemas/events.js";
-import type { EvidenceJob } from "../evidence/job.js";
+import type { StructuredLogger } from "../logging.js";
 import type { OfflineCheckJob } from "../offline/check.js";
 import type { OfflineCheckStore } from "../offline/offline-store.js";
 import type { SqsSender } from "../queue/sqs-sender.js";
@@ -18,13 +18,6 @@ import { maxSerial, orderAfter } from "./event-order.js";
 import { newestSerial } from "./newest-serial.js";
 import type { RejectedEventStore } from "./rejected-store.js";
 import { type RuleStateField, type RuleStateStore, stateKey } from "./rule-state-store.js";
-
-/** Structured logging, as Powertools' Logger offers it. */
-export interface PollerLogger {
-  info(message: string, attributes: Record<string, unknown>): void;
-  warn(message: string, attributes: Record<string, unknown>): void;
-  error(message: string, attributes: Record<string, unknown>): void;
-}
 
 /** The step boundaries of a chunk, in order: where a crash can happen and a replay must recover. */
 export type PollStep =
@@ -45,7 +38,7 @@ export interface PollerDependencies {
   publisher: SnsAlertPublisher;
   evidenceQueue: SqsSender;
   confirmQueue: SqsSender;
-  logger: PollerLogger;
+  logger: StructuredLogger;
   now: () => number;
   /** Called at each step boundary; tests throw from it to simulate a crash there. */
   checkpoint?: (step: PollStep) => void;
@@ -159,16 +152,13 @@ class AccountPoll {
         rejected.flatMap((event) => (event.serialno === undefined ? [] : [event.serialno])),
       );
       if (events.length === 0 && rejectedThrough === undefined) break;
-      for (let start = 0; start < events.length || start === 0; start += CHUNK_SIZE) {
-        const chunk = events.slice(start, start + CHUNK_SIZE);
-        const last = start + CHUNK_SIZE >= events.length;
-        const through = maxSerial([
-          ...chunk.map((event) => event.serialno),
-          ...(last && rejectedThrough ? [rejectedThrough] : []),
-        ]);
-        if (through === undefined) break;
+      // A page of rejected events alone still moves the cursor past them: one empty chunk.
+      const chunks = events.length === 0 ? [[]] : chunked(events, CHUNK_SIZE);
+      for (const [index, chunk] of chunks.entries()) {
+        const extra = index === chunks.length - 1 && rejectedThrough !== undefined ? [rejectedThrough] : [];
+        const through = maxSerial([...chunk.map((event) => event.serialno), ...extra]) as bigint;
         if (deps.now() >= this.deadlineMs) {
-          this.summary.lagSeconds = ageSeconds(chunk[0] ?? events[events.length - 1], deps.now());
+          this.summary.lagSeconds = ageSeconds(chunk[0], deps.now());
           return this.#stop("deadline");
         }
         const outcome = await this.#processChunk(chunk, through);
@@ -380,91 +370,10 @@ class AccountPoll {
   }
 }
 
-export interface DeliveryDependencies {
-  alerts: AlertStore;
-  publisher: SnsAlertPublisher;
-  evidenceQueue: SqsSender;
-  logger: PollerLogger;
-  now: () => number;
-}
-
-/**
- * Publishes the pending records and marks each as published (or failed for good). A failure that
- * may pass is thrown, so that the cursor stays and the next run tries again.
- */
-export async function deliverAlerts(
-  records: readonly AlertRecord[],
-  deps: DeliveryDependencies,
-  counts: Pick<PollSummary, "alertsPublished" | "alertsFailed">,
-): Promise<void> {
-  const pending = records.filter((record) => record.status === "pending" && record.message);
-  if (pending.length === 0) return;
-  const byId = new Map(pending.map((record) => [record.alertId, record]));
-  const outcomes = await deps.publisher.publish(
-    pending.map((record) => ({
-      alertId: record.alertId,
-      message: record.message as NonNullable<AlertRecord["message"]>,
-    })),
-  );
-  let transient: string | undefined;
-  for (const outcome of outcomes) {
-    const record = byId.get(outcome.alertId) as AlertRecord;
-    const attributes = {
-      account: record.account,
-      serialno: record.serialno.toString(),
-      deviceid: record.deviceid,
-      rule: record.ruleId,
-    };
-    if (outcome.ok) {
-      await deps.alerts.markPublished(record, outcome.messageId, deps.now());
-      counts.alertsPublished++;
-      deps.logger.info("alert published", {
-        ...attributes,
-        severity: record.severity,
-        sms: record.message?.sms,
-      });
-    } else if (outcome.permanent) {
-      await deps.alerts.markFailed(record, outcome.reason);
-      counts.alertsFailed++;
-      deps.logger.error("alert refused by SNS", { ...attributes, reason: outcome.reason });
-    } else {
-      transient = outcome.reason;
-    }
-  }
-  if (transient !== undefined)
-    throw new Error(`SNS did not accept every alert; the next run retries: ${transient}`);
-}
-
-/** Sends the evidence job of each published alert that wants video and has none queued yet. */
-export async function queueEvidence(
-  records: readonly AlertRecord[],
-  deps: DeliveryDependencies,
-  counts: Pick<PollSummary, "evidenceJobs">,
-): Promise<void> {
-  const wanting = records.filter(
-    (record) => record.status === "published" && record.evidence && !record.evidenceQueuedAt,
-  );
-  if (wanting.length === 0) return;
-  await deps.evidenceQueue.send(
-    wanting.map((record) => {
-      const evidence = record.evidence as NonNullable<AlertRecord["evidence"]>;
-      const job: EvidenceJob = {
-        version: 1,
-        alertId: record.alertId,
-        account: record.account,
-        ruleId: record.ruleId,
-        deviceid: record.deviceid,
-        serialno: record.serialno.toString(),
-        eventtime: record.eventtime,
-        channels: evidence.channels,
-        secondsBefore: evidence.secondsBefore,
-        secondsAfter: evidence.secondsAfter,
-      };
-      return { body: JSON.stringify(job) };
-    }),
-  );
-  for (const record of wanting) await deps.alerts.markEvidenceQueued(record, deps.now());
-  counts.evidenceJobs += wanting.length;
+function chunked<T>(items: readonly T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let start = 0; start < items.length; start += size) chunks.push(items.slice(start, start + size));
+  return chunks;
 }
 
 function ageSeconds(event: DeviceEvent | undefined, nowMs: number): number {

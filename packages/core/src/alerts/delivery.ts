@@ -1,0 +1,92 @@
+import type { EvidenceJob } from "../evidence/job.js";
+import type { StructuredLogger } from "../logging.js";
+import type { SqsSender } from "../queue/sqs-sender.js";
+import type { AlertRecord, AlertStore } from "./alert-store.js";
+import type { SnsAlertPublisher } from "./sns-publisher.js";
+
+export interface DeliveryDependencies {
+  alerts: AlertStore;
+  publisher: SnsAlertPublisher;
+  evidenceQueue: SqsSender;
+  logger: StructuredLogger;
+  now: () => number;
+}
+
+/**
+ * Publishes the pending records and marks each as published (or failed for good). A failure that
+ * may pass is thrown, so that the cursor stays and the next run tries again.
+ */
+export async function deliverAlerts(
+  records: readonly AlertRecord[],
+  deps: DeliveryDependencies,
+  counts: { alertsPublished: number; alertsFailed: number },
+): Promise<void> {
+  const pending = records.filter((record) => record.status === "pending" && record.message);
+  if (pending.length === 0) return;
+  const byId = new Map(pending.map((record) => [record.alertId, record]));
+  const outcomes = await deps.publisher.publish(
+    pending.map((record) => ({
+      alertId: record.alertId,
+      message: record.message as NonNullable<AlertRecord["message"]>,
+    })),
+  );
+  let transient: string | undefined;
+  for (const outcome of outcomes) {
+    const record = byId.get(outcome.alertId) as AlertRecord;
+    const attributes = {
+      account: record.account,
+      serialno: record.serialno.toString(),
+      deviceid: record.deviceid,
+      rule: record.ruleId,
+    };
+    if (outcome.ok) {
+      await deps.alerts.markPublished(record, outcome.messageId, deps.now());
+      counts.alertsPublished++;
+      deps.logger.info("alert published", {
+        ...attributes,
+        severity: record.severity,
+        sms: record.message?.sms,
+      });
+    } else if (outcome.permanent) {
+      await deps.alerts.markFailed(record, outcome.reason);
+      counts.alertsFailed++;
+      deps.logger.error("alert refused by SNS", { ...attributes, reason: outcome.reason });
+    } else {
+      transient = outcome.reason;
+    }
+  }
+  if (transient !== undefined)
+    throw new Error(`SNS did not accept every alert; the next run retries: ${transient}`);
+}
+
+/** Sends the evidence job of each published alert that wants video and has none queued yet. */
+export async function queueEvidence(
+  records: readonly AlertRecord[],
+  deps: DeliveryDependencies,
+  counts: { evidenceJobs: number },
+): Promise<void> {
+  const wanting = records.filter(
+    (record) => record.status === "published" && record.evidence && !record.evidenceQueuedAt,
+  );
+  if (wanting.length === 0) return;
+  await deps.evidenceQueue.send(
+    wanting.map((record) => {
+      const evidence = record.evidence as NonNullable<AlertRecord["evidence"]>;
+      const job: EvidenceJob = {
+        version: 1,
+        alertId: record.alertId,
+        account: record.account,
+        ruleId: record.ruleId,
+        deviceid: record.deviceid,
+        serialno: record.serialno.toString(),
+        eventtime: record.eventtime,
+        channels: evidence.channels,
+        secondsBefore: evidence.secondsBefore,
+        secondsAfter: evidence.secondsAfter,
+      };
+      return { body: JSON.stringify(job) };
+    }),
+  );
+  for (const record of wanting) await deps.alerts.markEvidenceQueued(record, deps.now());
+  counts.evidenceJobs += wanting.length;
+}
