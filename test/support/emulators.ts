@@ -7,6 +7,7 @@ import type { IncomingHttpHeaders, Server } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { CreateTopicCommand, SNSClient, SubscribeCommand } from "@aws-sdk/client-sns";
 import {
   CreateQueueCommand,
@@ -51,12 +52,14 @@ export interface Emulators {
   credentials: { accessKeyId: string; secretAccessKey: string };
   /** Each http://127.0.0.1:<port>; sns, sqs and s3 are the same fauxqs server. */
   endpoints: { dynamodb: string; sns: string; sqs: string; s3: string };
-  /**
-   * No S3 client yet: from test/, `@aws-sdk/client-s3` resolves to the 3.699.0 copy sst pins and npm
-   * hoisted to the root, not to the version packages/core would use. The bucket is created over
-   * plain HTTP instead (fauxqs does not check signatures).
-   */
-  clients: { dynamodb: DynamoDBClient; documents: DynamoDBDocumentClient; sns: SNSClient; sqs: SQSClient };
+  /** S3 is path-style: the endpoint is an IP address. */
+  clients: {
+    dynamodb: DynamoDBClient;
+    documents: DynamoDBDocumentClient;
+    sns: SNSClient;
+    sqs: SQSClient;
+    s3: S3Client;
+  };
   tableName: string;
   /** The alerts topic. */
   topicArn: string;
@@ -64,6 +67,8 @@ export interface Emulators {
   queues: { evidence: string; evidenceDlq: string; confirm: string; inbox: string };
   /** The evidence bucket (created; reach it path-style). */
   bucket: string;
+  /** Where the evidence function stages and verifies clips before copying them into `bucket`. */
+  stagingBucket: string;
   /** The environment a Lambda handler would get, pointing the SDK's standard env config at the emulators. */
   env(): Record<string, string>;
   /** Receives (and deletes) everything now in the inbox queue, waiting up to waitMs for at least `atLeast`. */
@@ -120,8 +125,9 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
     const documents = DynamoDBDocumentClient.from(dynamodb);
     const sns = new SNSClient({ ...common, endpoint: fauxqs.endpoint });
     const sqs = new SQSClient({ ...common, endpoint: fauxqs.endpoint });
+    const s3 = new S3Client({ ...common, endpoint: fauxqs.endpoint, forcePathStyle: true });
     stops.push(async () => {
-      for (const client of [dynamodb, sns, sqs]) client.destroy();
+      for (const client of [dynamodb, sns, sqs, s3]) client.destroy();
     });
 
     await createTable(dynamodb, tableName);
@@ -168,11 +174,8 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
     await subscribe(inbox);
 
     const bucket = "fleet-alerts-test-evidence";
-    // Plain HTTP, path-style: see Emulators.clients for why there is no S3 client.
-    const created = await fetch(`${fauxqs.endpoint}/${bucket}`, { method: "PUT" });
-    if (!created.ok) {
-      throw new Error(`CreateBucket ${bucket}: HTTP ${created.status} ${await created.text()}`);
-    }
+    const stagingBucket = "fleet-alerts-test-staging";
+    for (const name of [bucket, stagingBucket]) await s3.send(new CreateBucketCommand({ Bucket: name }));
 
     let subscribed = 0;
     const endpoints = {
@@ -186,11 +189,12 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
       region: REGION,
       credentials: { ...CREDENTIALS },
       endpoints,
-      clients: { dynamodb, documents, sns, sqs },
+      clients: { dynamodb, documents, sns, sqs, s3 },
       tableName,
       topicArn,
       queues,
       bucket,
+      stagingBucket,
       env: () => ({
         AWS_REGION: REGION,
         AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
@@ -205,6 +209,7 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
         EVIDENCE_QUEUE_URL: evidence,
         CONFIRM_QUEUE_URL: confirm,
         EVIDENCE_BUCKET: bucket,
+        EVIDENCE_STAGING_BUCKET: stagingBucket,
       }),
       readInbox: (readOptions) => readQueue(sqs, inbox, readOptions),
       subscribeQueue: async (filterPolicy) => {
