@@ -29,7 +29,7 @@ export function createConfirmHandler(env: Readonly<Record<string, string | undef
   };
 
   return (event: SQSEvent, context: Context) =>
-    processPartialResponse(event, confirmRecord, processor, { context });
+    processPartialResponse(event, confirmRecord, processor, { context, throwOnFullBatchFailure: false });
 }
 
 export const handler = createConfirmHandler(process.env);

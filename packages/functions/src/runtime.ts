@@ -3,7 +3,13 @@ import { SNSClient } from "@aws-sdk/client-sns";
 import { SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { AlertStore, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
-import { ConfigError, type PollerConfig, parseEnv, pollerEnvSchema } from "@fleet-alerts/core/config";
+import {
+  type AccountConfig,
+  ConfigError,
+  type PollerConfig,
+  parseEnv,
+  pollerEnvSchema,
+} from "@fleet-alerts/core/config";
 import { AccountLock, CursorStore } from "@fleet-alerts/core/cursor";
 import { DeviceCloudClient } from "@fleet-alerts/core/devicecloud";
 import { OfflineCheckStore } from "@fleet-alerts/core/offline";
@@ -68,8 +74,28 @@ export async function buildRuntime(
     logger,
     now: Date.now,
   };
+  const clients = deviceCloudClients(config.DEVICE_CLOUD_ACCOUNTS, env);
   const pollers = await Promise.all(
-    config.DEVICE_CLOUD_ACCOUNTS.map(async (account) => {
+    config.DEVICE_CLOUD_ACCOUNTS.map(async (account) => ({
+      settings: {
+        account: account.id,
+        rules: account.rulesFile ? await loadRulesFile(account.rulesFile) : DEFAULT_RULES,
+        fleetTimeZone: config.FLEET_TIME_ZONE,
+        ...(account.startSerialno !== undefined && { startSerialno: account.startSerialno }),
+      },
+      deps: { ...shared, client: clients.get(account.id) as DeviceCloudClient },
+    })),
+  );
+  return { config, pollers };
+}
+
+/** One device-cloud client per account; the password comes from the variable the account names. */
+export function deviceCloudClients(
+  accounts: readonly AccountConfig[],
+  env: Readonly<Record<string, string | undefined>>,
+): Map<string, DeviceCloudClient> {
+  return new Map(
+    accounts.map((account) => {
       const password = env[account.passwordEnv];
       if (!password)
         throw new ConfigError([`${account.passwordEnv}: missing (the password of account ${account.id})`]);
@@ -77,19 +103,10 @@ export async function buildRuntime(
         baseUrl: account.baseUrl,
         credentials: { username: account.username, password },
         timeoutMs: account.timeoutMs,
+        playback: { responseTimeoutMs: account.playbackTimeoutMs, idleTimeoutMs: account.playbackTimeoutMs },
         logger,
       });
-      const rules = account.rulesFile ? await loadRulesFile(account.rulesFile) : DEFAULT_RULES;
-      return {
-        settings: {
-          account: account.id,
-          rules,
-          fleetTimeZone: config.FLEET_TIME_ZONE,
-          ...(account.startSerialno !== undefined && { startSerialno: account.startSerialno }),
-        },
-        deps: { ...shared, client },
-      };
+      return [account.id, client];
     }),
   );
-  return { config, pollers };
 }

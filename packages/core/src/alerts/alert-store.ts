@@ -31,7 +31,12 @@ const alertItemSchema = z.object({
     .transform((json) => JSON.parse(json) as AlertMessage)
     .optional(),
   evidence: evidenceRequestSchema.optional(),
+  /** The event as received, as JSON (serialno as digits): evidence manifests quote it. */
+  event: z.string().optional(),
   evidenceQueuedAt: z.string().optional(),
+  evidenceStatus: z.enum(["pending", "stored", "unavailable", "failed"]).optional(),
+  evidenceKeys: z.array(z.string()).optional(),
+  evidenceError: z.string().optional(),
   snsMessageId: z.string().optional(),
   publishedAt: z.string().optional(),
   failure: z.string().optional(),
@@ -40,7 +45,15 @@ const alertItemSchema = z.object({
 export type AlertRecord = z.output<typeof alertItemSchema>;
 export type NewAlertRecord = Omit<
   AlertRecord,
-  "alertId" | "evidenceQueuedAt" | "snsMessageId" | "publishedAt" | "failure" | "createdAt"
+  | "alertId"
+  | "evidenceQueuedAt"
+  | "evidenceStatus"
+  | "evidenceKeys"
+  | "evidenceError"
+  | "snsMessageId"
+  | "publishedAt"
+  | "failure"
+  | "createdAt"
 >;
 
 export function alertIdOf(account: string, serialno: bigint, ruleId: string): string {
@@ -125,6 +138,47 @@ export class AlertStore {
           "SET evidenceQueuedAt = :at, evidenceStatus = if_not_exists(evidenceStatus, :pending)",
         ExpressionAttributeValues: { ":at": new Date(nowMs).toISOString(), ":pending": "pending" },
       }),
+    );
+  }
+
+  /**
+   * Records how the evidence ended. `stored` and `unavailable` are final; `failed` (the job went to
+   * the DLQ) may still become `stored` if the job is redriven.
+   */
+  async setEvidence(
+    alert: Pick<AlertRecord, "account" | "serialno" | "ruleId">,
+    outcome: { status: "stored" | "unavailable" | "failed"; keys?: string[]; error?: string },
+  ): Promise<void> {
+    await this.table.documents.send(
+      new UpdateCommand({
+        TableName: this.table.tableName,
+        Key: { pk: keys.account(alert.account), sk: keys.alert(alert.serialno, alert.ruleId) },
+        UpdateExpression: "SET evidenceStatus = :status, evidenceKeys = :keys, evidenceError = :error",
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeValues: {
+          ":status": outcome.status,
+          ":keys": outcome.keys ?? [],
+          ":error": outcome.error ?? "",
+        },
+      }),
+    );
+  }
+
+  /** True the first time only: the "evidence ready" message is sent once per alert. */
+  claimEvidenceAnnouncement(
+    alert: Pick<AlertRecord, "account" | "serialno" | "ruleId">,
+    nowMs: number,
+  ): Promise<boolean> {
+    return conditionally(() =>
+      this.table.documents.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: { pk: keys.account(alert.account), sk: keys.alert(alert.serialno, alert.ruleId) },
+          UpdateExpression: "SET evidenceAnnouncedAt = :at",
+          ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(evidenceAnnouncedAt)",
+          ExpressionAttributeValues: { ":at": new Date(nowMs).toISOString() },
+        }),
+      ),
     );
   }
 

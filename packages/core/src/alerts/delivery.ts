@@ -83,6 +83,9 @@ export async function queueEvidence(
         channels: evidence.channels,
         secondsBefore: evidence.secondsBefore,
         secondsAfter: evidence.secondsAfter,
+        severity: record.severity,
+        event: record.event ? (JSON.parse(record.event) as Record<string, unknown>) : {},
+        attempt: 0,
       };
       return { body: JSON.stringify(job) };
     }),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { timeZoneSchema } from "../alerts/message.js";
+import { utcOffsetSchema } from "../devicecloud/playback.js";
 import { jsonEnv } from "./env.js";
 
 /** One API account of the device cloud: its own cursor, its own rules. */
@@ -14,6 +15,8 @@ export const accountConfigSchema = z.strictObject({
     .default("DEVICE_CLOUD_PASSWORD"),
   /** Per attempt of a device-cloud call; retries come on top (see the client's retry policy). */
   timeoutMs: z.number().int().positive().max(60_000).default(10_000),
+  /** Playback downloads: the wait for the first bytes, and the longest stall while streaming. */
+  playbackTimeoutMs: z.number().int().positive().max(300_000).default(30_000),
   /** A rules file (JSON) for this account; the default rules when absent. */
   rulesFile: z.string().min(1).optional(),
   /** Where the first run starts; by default the newest event (no flood of history). */
@@ -25,7 +28,7 @@ export const accountConfigSchema = z.strictObject({
 });
 export type AccountConfig = z.output<typeof accountConfigSchema>;
 
-const accountsSchema = z
+export const accountsSchema = z
   .array(accountConfigSchema)
   .min(1)
   .refine(
@@ -47,3 +50,29 @@ export const pollerEnvSchema = z.object({
   DEADLINE_MARGIN_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
 });
 export type PollerConfig = z.output<typeof pollerEnvSchema>;
+
+/** What the evidence function reads from its environment. */
+export const evidenceEnvSchema = z.object({
+  TABLE_NAME: z.string().min(1),
+  ALERTS_TOPIC_ARN: z.string().startsWith("arn:", "must be an ARN"),
+  EVIDENCE_QUEUE_URL: z.url(),
+  EVIDENCE_BUCKET: z.string().min(3),
+  /** Where clips are uploaded and verified before they are copied into the evidence bucket. */
+  EVIDENCE_STAGING_BUCKET: z.string().min(3),
+  DEVICE_CLOUD_ACCOUNTS: jsonEnv(accountsSchema),
+  /** The fleet's UTC offset for playback timestamps and record days (+hhmm). */
+  FLEET_UTC_OFFSET: utcOffsetSchema.default(0),
+  /** Footage still not recorded this long after the event is given up as unavailable. */
+  EVIDENCE_GIVE_UP_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 30)
+    .default(48),
+  /** First wait before looking again for footage not recorded yet; doubles each time. */
+  EVIDENCE_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(900).default(60),
+  /** The evidence queue's maxReceiveCount: the last receive marks the evidence failed before the DLQ. */
+  EVIDENCE_MAX_RECEIVES: z.coerce.number().int().min(1).max(100).default(5),
+  /** First visibility back-off after a failure; doubles with each receive. */
+  EVIDENCE_FAILURE_BACKOFF_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+});
+export type EvidenceConfig = z.output<typeof evidenceEnvSchema>;

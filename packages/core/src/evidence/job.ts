@@ -15,5 +15,11 @@ export const evidenceJobSchema = z.object({
   channels: z.array(z.number().int().min(1).max(32)).min(1),
   secondsBefore: z.number().int().nonnegative(),
   secondsAfter: z.number().int().nonnegative(),
+  severity: z.string(),
+  /** The event as the service sent it (serialno as its digits), for the manifest. */
+  event: z.record(z.string(), z.unknown()),
+  /** Re-sends of this job while the footage was not recorded yet; drives the growing delay. */
+  attempt: z.number().int().nonnegative().default(0),
 });
 export type EvidenceJob = z.output<typeof evidenceJobSchema>;
+export type EvidenceJobInput = z.input<typeof evidenceJobSchema>;

@@ -108,7 +108,10 @@ export async function confirmOffline(
           fleetTimeZone: settings.fleetTimeZone,
           confirmedOfflineMinutes: rule.offlineForMinutes,
         }),
-        ...(rule.evidence && { evidence: rule.evidence }),
+        ...(rule.evidence && {
+          evidence: rule.evidence,
+          event: JSON.stringify({ ...event, serialno: job.serialno }),
+        }),
       },
       deps.now(),
     );

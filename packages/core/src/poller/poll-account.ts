@@ -316,7 +316,7 @@ class AccountPoll {
           fleetTimeZone,
         }),
       }),
-      ...(rule.evidence && { evidence: rule.evidence }),
+      ...(rule.evidence && { evidence: rule.evidence, event: eventAsReceived(event) }),
     };
   }
 
@@ -368,6 +368,13 @@ class AccountPoll {
       dueAt: new Date(decision.dueAtMs).toISOString(),
     });
   }
+}
+
+/** The event as JSON, its serial number as the digits the service sent. */
+function eventAsReceived(event: DeviceEvent): string {
+  return JSON.stringify(event, (_key, value: unknown) =>
+    typeof value === "bigint" ? value.toString() : value,
+  );
 }
 
 function chunked<T>(items: readonly T[], size: number): T[][] {

@@ -1,0 +1,205 @@
+import type { AlertStore } from "../alerts/alert-store.js";
+import type { SnsAlertPublisher } from "../alerts/sns-publisher.js";
+import type { DeviceCloudClient } from "../devicecloud/client.js";
+import { formatPlaybackTimestamp } from "../devicecloud/playback.js";
+import type { StructuredLogger } from "../logging.js";
+import type { SqsSender } from "../queue/sqs-sender.js";
+import { evidenceAnnouncement } from "./announcement.js";
+import type { EvidenceJob } from "./job.js";
+import { clipKey, evidencePrefix, manifestKey } from "./layout.js";
+import type { EvidenceManifest, ManifestClip } from "./manifest.js";
+import type { S3EvidenceStore } from "./s3-evidence-store.js";
+import { coverage, evidenceWindow, playbackSegments, recordDaysTouched } from "./window.js";
+
+export interface EvidenceSettings {
+  /** The fleet's UTC offset, minutes east: how playback timestamps and record days are written. */
+  utcOffsetMinutes: number;
+  /** After this long since the event, footage still not recorded is given up as unavailable. */
+  giveUpAfterMs: number;
+  /** First wait before looking again for footage not recorded yet; doubles each time (SQS: 900 s at most). */
+  retryDelaySeconds: number;
+  evidenceBucket: string;
+  software: { name: string; version: string };
+}
+
+export interface EvidenceDependencies {
+  client: DeviceCloudClient;
+  store: S3EvidenceStore;
+  alerts: AlertStore;
+  publisher: SnsAlertPublisher;
+  /** The evidence queue itself, to come back later for footage not recorded yet. */
+  requeue: SqsSender;
+  logger: StructuredLogger;
+  now: () => number;
+}
+
+export type EvidenceOutcome =
+  | { kind: "stored"; manifestKey: string; clips: number; partial: boolean }
+  | { kind: "already-stored"; manifestKey: string }
+  | { kind: "not-recorded-yet"; retryInSeconds: number }
+  | { kind: "unavailable" };
+
+const MAX_SQS_DELAY_SECONDS = 900;
+
+/**
+ * Fetches the video around one alert into S3. Idempotent: a complete manifest means done; a clip
+ * already stored (a crash before the manifest) is reused; the manifest is written last. Any
+ * failure (HTTP, time-out, truncated or non-MP4 body) is thrown after the upload is aborted, for
+ * SQS to retry.
+ */
+export async function collectEvidence(
+  job: EvidenceJob,
+  settings: EvidenceSettings,
+  deps: EvidenceDependencies,
+): Promise<EvidenceOutcome> {
+  const prefix = evidencePrefix(job);
+  const key = manifestKey(prefix);
+  const attributes = {
+    account: job.account,
+    serialno: job.serialno,
+    deviceid: job.deviceid,
+    rule: job.ruleId,
+  };
+  const existing = await deps.store.readManifest(key);
+  if (existing) {
+    await finish(job, settings, deps, { manifestKey: key, manifest: existing });
+    return { kind: "already-stored", manifestKey: key };
+  }
+
+  const eventMs = Date.parse(job.eventtime);
+  const window = evidenceWindow(eventMs, job.secondsBefore, job.secondsAfter);
+  const maps = await Promise.all(
+    recordDaysTouched(window, settings.utcOffsetMinutes).map(async (dateSeconds) => ({
+      dateSeconds,
+      map: await deps.client.dailyRecordMap({ deviceid: job.deviceid, date: dateSeconds }),
+    })),
+  );
+  const recorded = coverage(window, maps);
+  if (!recorded.recordedSpan) {
+    if (deps.now() - eventMs > settings.giveUpAfterMs) {
+      await deps.alerts.setEvidence(alertOf(job), { status: "unavailable" });
+      await announceOnce(job, deps, evidenceAnnouncement(job, { status: "unavailable" }));
+      deps.logger.warn("evidence unavailable: the footage was never recorded", attributes);
+      return { kind: "unavailable" };
+    }
+    // The device may be offline or not synced yet: look again later, waiting longer each time.
+    const retryInSeconds = Math.min(MAX_SQS_DELAY_SECONDS, settings.retryDelaySeconds * 2 ** job.attempt);
+    await deps.requeue.send([
+      { body: JSON.stringify({ ...job, attempt: job.attempt + 1 }), delaySeconds: retryInSeconds },
+    ]);
+    deps.logger.info("evidence not recorded yet; looking again later", {
+      ...attributes,
+      retryInSeconds,
+      attempt: job.attempt,
+    });
+    return { kind: "not-recorded-yet", retryInSeconds };
+  }
+
+  const segments = playbackSegments(recorded.recordedSpan);
+  const clips: ManifestClip[] = [];
+  for (const channel of job.channels) {
+    for (const segment of segments) {
+      const clip = clipKey(prefix, channel, segment.index, segments.length);
+      const request = {
+        deviceid: job.deviceid,
+        channel,
+        durationMinutes: segment.durationMinutes,
+        start: new Date(segment.startMs),
+        utcOffset: settings.utcOffsetMinutes,
+      };
+      const playback = deps.client.playbackUrl(request);
+      const stored =
+        (await deps.store.storedClip(clip)) ??
+        (await deps.store.storeClip(clip, (await deps.client.downloadPlayback(request)).body, {
+          deviceid: job.deviceid,
+          serialno: job.serialno,
+          channel: String(channel),
+          "alert-id": job.alertId,
+        }));
+      clips.push({
+        key: clip,
+        channel,
+        part: segment.index,
+        startMs: segment.startMs,
+        durationMinutes: segment.durationMinutes,
+        bytes: stored.bytes,
+        sha256: stored.sha256Hex,
+        ...(stored.durationMs !== undefined && { mp4DurationMs: stored.durationMs }),
+        fetchedAt: new Date(deps.now()).toISOString(),
+        playback: {
+          url: playback.redactedUrl,
+          timestamp: formatPlaybackTimestamp(request.start, settings.utcOffsetMinutes),
+          channel,
+          durationMinutes: segment.durationMinutes,
+        },
+      });
+      deps.logger.info("evidence clip stored", {
+        ...attributes,
+        key: clip,
+        bytes: stored.bytes,
+        sha256: stored.sha256Hex,
+      });
+    }
+  }
+  const manifest: EvidenceManifest = {
+    version: 1,
+    status: "complete",
+    alert: { alertId: job.alertId, account: job.account, ruleId: job.ruleId, severity: job.severity },
+    event: job.event,
+    window: {
+      startMs: window.startMs,
+      endMs: window.endMs,
+      secondsBefore: job.secondsBefore,
+      secondsAfter: job.secondsAfter,
+      utcOffset: formatPlaybackTimestamp(new Date(0), settings.utcOffsetMinutes).slice(-5),
+    },
+    coverage: {
+      totalMinutes: recorded.totalMinutes,
+      recordedMinutes: recorded.recordedMinutes,
+      partial: recorded.recordedMinutes < recorded.totalMinutes,
+      missing: recorded.missing,
+    },
+    clips,
+    software: settings.software,
+    createdAt: new Date(deps.now()).toISOString(),
+  };
+  await deps.store.putManifest(key, manifest);
+  await finish(job, settings, deps, { manifestKey: key, manifest });
+  return { kind: "stored", manifestKey: key, clips: clips.length, partial: manifest.coverage.partial };
+}
+
+/** Marks the alert record and sends "evidence ready" once, whichever delivery of the job gets here. */
+async function finish(
+  job: EvidenceJob,
+  settings: EvidenceSettings,
+  deps: EvidenceDependencies,
+  stored: { manifestKey: string; manifest: EvidenceManifest },
+): Promise<void> {
+  await deps.alerts.setEvidence(alertOf(job), {
+    status: "stored",
+    keys: [stored.manifestKey, ...stored.manifest.clips.map((clip) => clip.key)],
+  });
+  await announceOnce(
+    job,
+    deps,
+    evidenceAnnouncement(job, { status: "stored", bucket: settings.evidenceBucket, ...stored }),
+  );
+}
+
+async function announceOnce(
+  job: EvidenceJob,
+  deps: EvidenceDependencies,
+  message: ReturnType<typeof evidenceAnnouncement>,
+) {
+  if (!(await deps.alerts.claimEvidenceAnnouncement(alertOf(job), deps.now()))) return;
+  const [outcome] = await deps.publisher.publish([{ alertId: `${job.alertId}:evidence`, message }]);
+  if (!outcome?.ok)
+    throw new Error(
+      `evidence announcement not published: ${outcome && !outcome.ok ? outcome.reason : "no outcome"}`,
+    );
+}
+
+/** The alert record a job belongs to. */
+export function alertOf(job: Pick<EvidenceJob, "account" | "serialno" | "ruleId">) {
+  return { account: job.account, serialno: BigInt(job.serialno), ruleId: job.ruleId };
+}

@@ -1,0 +1,23 @@
+import type { EvidenceJob } from "./job.js";
+
+/**
+ * Where an event's evidence lives: `evidence/<deviceid>/<yyyy>/<mm>/<dd>/<serialno>/`, the date
+ * being the event's UTC date. The device id is percent-encoded so that no id can add a level.
+ */
+export function evidencePrefix(job: Pick<EvidenceJob, "deviceid" | "eventtime" | "serialno">): string {
+  const day = new Date(job.eventtime).toISOString().slice(0, 10).split("-").join("/");
+  return `evidence/${encodeURIComponent(job.deviceid)}/${day}/${job.serialno}/`;
+}
+
+/**
+ * A clip's name: `ch<N>.mp4`, or `ch<N>-part<k>.mp4` when the window needs more than one playback
+ * request (the service serves 30 minutes at most); parts are not stitched, the manifest lists them
+ * in order.
+ */
+export function clipKey(prefix: string, channel: number, part: number, parts: number): string {
+  return parts === 1 ? `${prefix}ch${channel}.mp4` : `${prefix}ch${channel}-part${part + 1}.mp4`;
+}
+
+export function manifestKey(prefix: string): string {
+  return `${prefix}manifest.json`;
+}

@@ -1,0 +1,141 @@
+import { randomUUID } from "node:crypto";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import {
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  NoSuchKey,
+  NotFound,
+  PutObjectCommand,
+  type S3Client,
+} from "@aws-sdk/client-s3";
+import { Upload } from "@aws-sdk/lib-storage";
+import { type EvidenceManifest, manifestSchema } from "./manifest.js";
+import { createMp4Verifier, type Mp4Facts } from "./mp4-verifier.js";
+
+export interface StoredClip {
+  bytes: number;
+  sha256Hex: string;
+  durationMs?: number;
+}
+
+/**
+ * Evidence in S3. A clip streams through the MP4 verifier into a multipart upload in the staging
+ * bucket; only when it is complete and verified is it copied (server-side) into the evidence
+ * bucket, with its SHA-256 as metadata and an S3 SHA-256 checksum. So the evidence bucket, which
+ * may be Object Locked, never holds a partial or wrong object, and its metadata can carry a digest
+ * that is only known once the last byte has passed. The staging bucket holds nothing for long:
+ * the staged object is deleted after the copy, and a lifecycle rule expires what a crash leaves.
+ */
+export class S3EvidenceStore {
+  constructor(
+    private readonly s3: S3Client,
+    private readonly buckets: { evidence: string; staging: string },
+  ) {}
+
+  async readManifest(key: string): Promise<EvidenceManifest | undefined> {
+    try {
+      const object = await this.s3.send(new GetObjectCommand({ Bucket: this.buckets.evidence, Key: key }));
+      return manifestSchema.parse(
+        JSON.parse(await (object.Body as { transformToString(): Promise<string> }).transformToString()),
+      );
+    } catch (error) {
+      if (error instanceof NoSuchKey) return undefined;
+      throw error;
+    }
+  }
+
+  /** A clip already in the evidence bucket (a crash after it was stored), as its metadata describes it. */
+  async storedClip(key: string): Promise<StoredClip | undefined> {
+    try {
+      const head = await this.s3.send(new HeadObjectCommand({ Bucket: this.buckets.evidence, Key: key }));
+      const sha256Hex = head.Metadata?.sha256;
+      if (!sha256Hex || head.ContentLength === undefined) return undefined;
+      const durationMs = Number(head.Metadata?.["mp4-duration-ms"]);
+      return { bytes: head.ContentLength, sha256Hex, ...(Number.isFinite(durationMs) && { durationMs }) };
+    } catch (error) {
+      if (error instanceof NotFound || (error as { name?: string }).name === "NotFound") return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * Streams `body` into the evidence bucket at `key`, verified on the way. If the download fails,
+   * is truncated or is not an MP4, the staging upload is aborted and nothing reaches the evidence
+   * bucket; the error is rethrown.
+   */
+  async storeClip(
+    key: string,
+    body: Readable,
+    metadata: Record<string, string>,
+    abort?: AbortSignal,
+  ): Promise<StoredClip> {
+    const verifier = createMp4Verifier();
+    // A key of its own per attempt: two deliveries of one job running at once cannot mix their parts.
+    const stagingKey = `${key}.${randomUUID()}`;
+    const upload = new Upload({
+      client: this.s3,
+      params: {
+        Bucket: this.buckets.staging,
+        Key: stagingKey,
+        Body: verifier.stream,
+        ContentType: "video/mp4",
+        ChecksumAlgorithm: "SHA256",
+      },
+      // Parts are buffered by lib-storage: 8 MiB each, two in flight, bounds memory at ~16 MiB.
+      partSize: 8 * 1024 * 1024,
+      queueSize: 2,
+      leavePartsOnError: false,
+      ...(abort && { abortController: toAbortController(abort) }),
+    });
+    let facts: Mp4Facts;
+    try {
+      [facts] = await Promise.all([verifier.facts(), upload.done(), pipeline(body, verifier.stream)]);
+    } catch (error) {
+      await upload.abort().catch(() => undefined);
+      body.destroy();
+      throw error;
+    }
+    await this.s3.send(
+      new CopyObjectCommand({
+        Bucket: this.buckets.evidence,
+        Key: key,
+        CopySource: `${this.buckets.staging}/${encodeURIComponent(stagingKey).replace(/%2F/g, "/")}`,
+        MetadataDirective: "REPLACE",
+        ContentType: "video/mp4",
+        ChecksumAlgorithm: "SHA256",
+        Metadata: {
+          ...metadata,
+          sha256: facts.sha256Hex,
+          ...(facts.durationMs !== undefined && { "mp4-duration-ms": String(Math.round(facts.durationMs)) }),
+        },
+      }),
+    );
+    await this.s3.send(new DeleteObjectCommand({ Bucket: this.buckets.staging, Key: stagingKey }));
+    return {
+      bytes: facts.bytes,
+      sha256Hex: facts.sha256Hex,
+      ...(facts.durationMs !== undefined && { durationMs: facts.durationMs }),
+    };
+  }
+
+  async putManifest(key: string, manifest: EvidenceManifest): Promise<void> {
+    await this.s3.send(
+      new PutObjectCommand({
+        Bucket: this.buckets.evidence,
+        Key: key,
+        Body: `${JSON.stringify(manifest, null, 2)}\n`,
+        ContentType: "application/json",
+        ChecksumAlgorithm: "SHA256",
+      }),
+    );
+  }
+}
+
+function toAbortController(signal: AbortSignal): AbortController {
+  const controller = new AbortController();
+  signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
+  return controller;
+}

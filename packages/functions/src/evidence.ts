@@ -1,0 +1,124 @@
+import { BatchProcessor, EventType, processPartialResponse } from "@aws-lambda-powertools/batch";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { S3Client } from "@aws-sdk/client-s3";
+import { SNSClient } from "@aws-sdk/client-sns";
+import { ChangeMessageVisibilityCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { AlertStore, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
+import { type EvidenceConfig, evidenceEnvSchema, parseEnv } from "@fleet-alerts/core/config";
+import { alertOf, collectEvidence, evidenceJobSchema, S3EvidenceStore } from "@fleet-alerts/core/evidence";
+import { SqsSender } from "@fleet-alerts/core/queue";
+import type { Context, SQSEvent, SQSRecord } from "aws-lambda";
+import packageJson from "../package.json" with { type: "json" };
+import { logger } from "./observability.js";
+import { awsClientConfig, deviceCloudClients } from "./runtime.js";
+
+// SQS holds a message invisible for 12 hours at most.
+const MAX_VISIBILITY_SECONDS = 43_200;
+
+function buildEvidenceRuntime(env: Readonly<Record<string, string | undefined>>) {
+  const config: EvidenceConfig = parseEnv(evidenceEnvSchema, env);
+  const s3Config = awsClientConfig(env, "S3");
+  const sqs = new SQSClient(awsClientConfig(env, "SQS"));
+  const alerts = new AlertStore({
+    documents: DynamoDBDocumentClient.from(new DynamoDBClient(awsClientConfig(env, "DYNAMODB")), {
+      marshallOptions: { removeUndefinedValues: true },
+    }),
+    tableName: config.TABLE_NAME,
+  });
+  return {
+    config,
+    sqs,
+    alerts,
+    clients: deviceCloudClients(config.DEVICE_CLOUD_ACCOUNTS, env),
+    settings: {
+      utcOffsetMinutes: config.FLEET_UTC_OFFSET,
+      giveUpAfterMs: config.EVIDENCE_GIVE_UP_HOURS * 3_600_000,
+      retryDelaySeconds: config.EVIDENCE_RETRY_DELAY_SECONDS,
+      evidenceBucket: config.EVIDENCE_BUCKET,
+      software: { name: "fleet-alerts", version: packageJson.version },
+    },
+    deps: {
+      // An emulator's endpoint is an IP address: path-style addressing, as S3 allows everywhere.
+      store: new S3EvidenceStore(new S3Client({ ...s3Config, forcePathStyle: "endpoint" in s3Config }), {
+        evidence: config.EVIDENCE_BUCKET,
+        staging: config.EVIDENCE_STAGING_BUCKET,
+      }),
+      alerts,
+      publisher: new SnsAlertPublisher(new SNSClient(awsClientConfig(env, "SNS")), config.ALERTS_TOPIC_ARN),
+      requeue: new SqsSender(sqs, config.EVIDENCE_QUEUE_URL),
+      logger,
+      now: Date.now,
+    },
+  };
+}
+
+/**
+ * The evidence function: SQS-triggered, one evidence job per message, partial batch failures. A
+ * failed job comes back after a growing delay (its visibility is extended: 30 s, 60 s, 120 s...)
+ * and after the queue's maxReceiveCount goes to the DLQ, its alert record marked `failed` and the
+ * reason logged.
+ */
+export function createEvidenceHandler(env: Readonly<Record<string, string | undefined>>) {
+  let runtime: ReturnType<typeof buildEvidenceRuntime> | undefined;
+  const processor = new BatchProcessor(EventType.SQS);
+
+  const collect = async (record: SQSRecord) => {
+    runtime ??= buildEvidenceRuntime(env);
+    const { config, clients, settings, deps, sqs, alerts } = runtime;
+    const job = evidenceJobSchema.parse(JSON.parse(record.body));
+    const attributes = {
+      account: job.account,
+      serialno: job.serialno,
+      deviceid: job.deviceid,
+      rule: job.ruleId,
+    };
+    const client = clients.get(job.account);
+    if (!client) throw new Error(`evidence job for unknown account ${job.account}`);
+    try {
+      const outcome = await collectEvidence(job, settings, { ...deps, client });
+      logger.info("evidence job done", { ...attributes, outcome: outcome.kind });
+    } catch (error) {
+      const receives = Number(record.attributes.ApproximateReceiveCount ?? "1");
+      const final = receives >= config.EVIDENCE_MAX_RECEIVES;
+      const reason = (error as Error).message;
+      logger.error(
+        final
+          ? "evidence job failed for good; it goes to the DLQ"
+          : "evidence job failed; it will be retried",
+        {
+          ...attributes,
+          receives,
+          reason,
+        },
+      );
+      if (final)
+        await alerts.setEvidence(alertOf(job), { status: "failed", error: reason }).catch(() => undefined);
+      const backoff = Math.min(
+        MAX_VISIBILITY_SECONDS,
+        config.EVIDENCE_FAILURE_BACKOFF_SECONDS * 2 ** (receives - 1),
+      );
+      await sqs
+        .send(
+          new ChangeMessageVisibilityCommand({
+            QueueUrl: config.EVIDENCE_QUEUE_URL,
+            ReceiptHandle: record.receiptHandle,
+            VisibilityTimeout: backoff,
+          }),
+        )
+        .catch(() => undefined); // the default visibility timeout applies instead
+      throw error;
+    }
+  };
+
+  // One record at a time: memory holds one clip's parts at most, and a job delivered twice in one
+  // batch finds the first delivery's manifest. Failures are reported per record, never thrown whole.
+  return (event: SQSEvent, context: Context) =>
+    processPartialResponse(event, collect, processor, {
+      context,
+      processInParallel: false,
+      throwOnFullBatchFailure: false,
+    });
+}
+
+export const handler = createEvidenceHandler(process.env);

@@ -1,0 +1,375 @@
+import { createHash } from "node:crypto";
+import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
+import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
+import { AlertStore, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
+import { DeviceCloudClient, hashPassword } from "@fleet-alerts/core/devicecloud";
+import {
+  collectEvidence,
+  type EvidenceJobInput,
+  type EvidenceManifest,
+  evidenceJobSchema,
+  evidencePrefix,
+  S3EvidenceStore,
+} from "@fleet-alerts/core/evidence";
+import { SqsSender } from "@fleet-alerts/core/queue";
+import { type SimEvent, type Simulator, start } from "@fleet-alerts/simulator";
+import type { Context, SQSEvent } from "aws-lambda";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createEvidenceHandler } from "../../packages/functions/src/evidence.js";
+import { type Emulators, startEmulators } from "../support/emulators.js";
+
+// The simulator's clock starts at the real time, so that "not recorded yet" and "given up" mean
+// what they would in production.
+const CLOCK_START = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+const BITRATE = 256_000;
+
+let emulators: Emulators;
+let simulator: Simulator;
+let env: Record<string, string>;
+let deviceid: string;
+let alerts: AlertStore;
+
+beforeAll(async () => {
+  emulators = await startEmulators();
+  simulator = await start({
+    seed: 1,
+    devices: 4,
+    historyHours: 3,
+    clock: { start: CLOCK_START },
+    bitrateBitsPerSecond: BITRATE,
+  });
+  deviceid = simulator.control.devices().find((device) => device.channels >= 2)?.deviceid as string;
+  env = {
+    ...emulators.env(),
+    DEVICE_CLOUD_ACCOUNTS: JSON.stringify([
+      { id: "main", baseUrl: simulator.url, username: "demo", timeoutMs: 500, playbackTimeoutMs: 500 },
+    ]),
+    DEVICE_CLOUD_PASSWORD: "demo",
+    FLEET_UTC_OFFSET: "+0100",
+    EVIDENCE_GIVE_UP_HOURS: "1",
+  };
+  alerts = new AlertStore({ documents: emulators.clients.documents, tableName: emulators.tableName });
+});
+afterAll(async () => {
+  await simulator.close();
+  await emulators.close();
+});
+afterEach(() => simulator.control.faults.clear());
+
+const minutes = (count: number) => count * 60_000;
+
+/** An alert record and its evidence job, for an event `minutesAgo` before the clock start, with footage recorded or not. */
+async function jobFor(options: {
+  minutesAgo: number;
+  before: number;
+  after: number;
+  channels?: number[];
+  recorded?: boolean;
+}) {
+  const eventtime = new Date(CLOCK_START.getTime() - minutes(options.minutesAgo));
+  const from = new Date(eventtime.getTime() - options.before * 1000 - minutes(1));
+  const to = new Date(eventtime.getTime() + options.after * 1000 + minutes(1));
+  simulator.control.setRecording(deviceid, from, to, options.recorded === false ? 0 : 1);
+  const event: SimEvent = simulator.control.injectEvent({ appdevid: 16, deviceid, eventtime });
+  const serialno = event.serialno;
+  await alerts.record(
+    {
+      account: "main",
+      serialno,
+      ruleId: "shock",
+      deviceid,
+      appdevid: 16,
+      eventtime: event.eventtime,
+      severity: "critical",
+      status: "published",
+    },
+    Date.now(),
+  );
+  const job: EvidenceJobInput = {
+    version: 1,
+    alertId: `main:${serialno}:shock`,
+    account: "main",
+    ruleId: "shock",
+    deviceid,
+    serialno: serialno.toString(),
+    eventtime: event.eventtime,
+    channels: options.channels ?? [1, 2],
+    secondsBefore: options.before,
+    secondsAfter: options.after,
+    severity: "critical",
+    event: { ...event, serialno: serialno.toString() },
+  };
+  return {
+    job,
+    serialno,
+    prefix: evidencePrefix({ deviceid, eventtime: event.eventtime, serialno: serialno.toString() }),
+  };
+}
+
+/** Delivers jobs to the real handler as SQS would; returns the ids of the messages that failed. */
+async function deliver(jobs: EvidenceJobInput[], receiveCount = 1) {
+  const event = {
+    Records: jobs.map((job, index) => ({
+      messageId: `m${index}`,
+      receiptHandle: `r${index}`,
+      body: JSON.stringify(job),
+      attributes: { ApproximateReceiveCount: String(receiveCount) },
+      messageAttributes: {},
+      md5OfBody: "",
+      eventSource: "aws:sqs",
+      eventSourceARN: "arn:aws:sqs:us-east-1:000000000000:evidence",
+      awsRegion: "us-east-1",
+    })),
+  } as unknown as SQSEvent;
+  const response = await createEvidenceHandler(env)(event, {} as Context);
+  return response.batchItemFailures.map((failure) => failure.itemIdentifier);
+}
+
+async function keysUnder(bucket: string, prefix = "") {
+  const listed = await emulators.clients.s3.send(
+    new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }),
+  );
+  return (listed.Contents ?? []).map((object) => object.Key as string).sort();
+}
+
+async function objectBytes(key: string) {
+  const object = await emulators.clients.s3.send(
+    new GetObjectCommand({ Bucket: emulators.bucket, Key: key }),
+  );
+  return Buffer.from(
+    await (object.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray(),
+  );
+}
+
+async function manifestOf(prefix: string) {
+  return JSON.parse((await objectBytes(`${prefix}manifest.json`)).toString("utf8")) as EvidenceManifest;
+}
+
+/** The SHA-256 of what the simulator serves for the same request, fetched independently. */
+async function simulatorSha(request: { channel: number; durationMinutes: number; start: Date }) {
+  const client = new DeviceCloudClient({
+    baseUrl: simulator.url,
+    credentials: { username: "demo", password: "demo" },
+  });
+  const download = await client.downloadPlayback({ deviceid, utcOffset: "+0100", ...request });
+  const hash = createHash("sha256");
+  for await (const chunk of download.body) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+describe("evidence through the SQS handler", () => {
+  it("stores two channels of a 2-minute window, byte for byte, with a manifest that verifies", async () => {
+    const { job, prefix, serialno } = await jobFor({ minutesAgo: 30, before: 60, after: 60 });
+    expect(await deliver([job])).toEqual([]);
+    expect(await keysUnder(emulators.bucket, prefix)).toEqual([
+      `${prefix}ch1.mp4`,
+      `${prefix}ch2.mp4`,
+      `${prefix}manifest.json`,
+    ]);
+    const manifest = await manifestOf(prefix);
+    expect(manifest).toMatchObject({
+      status: "complete",
+      alert: { alertId: job.alertId, ruleId: "shock", severity: "critical" },
+      event: { serialno: serialno.toString(), deviceid },
+      coverage: { partial: false, missing: [] },
+      software: { name: "fleet-alerts" },
+    });
+    expect(manifest.clips.map((clip) => [clip.channel, clip.durationMinutes])).toEqual([
+      [1, 2],
+      [2, 2],
+    ]);
+    for (const clip of manifest.clips) {
+      const bytes = await objectBytes(clip.key);
+      const sha = createHash("sha256").update(bytes).digest("hex");
+      expect(sha).toBe(clip.sha256);
+      expect(bytes.length).toBe(clip.bytes);
+      expect(clip.mp4DurationMs).toBe(120_000);
+      expect(sha).toBe(
+        await simulatorSha({ channel: clip.channel, durationMinutes: 2, start: new Date(clip.startMs) }),
+      );
+      const head = await emulators.clients.s3.send(
+        new HeadObjectCommand({ Bucket: emulators.bucket, Key: clip.key }),
+      );
+      expect(head.Metadata).toMatchObject({
+        deviceid,
+        serialno: serialno.toString(),
+        sha256: sha,
+        channel: String(clip.channel),
+      });
+      expect(clip.playback.url).toContain("/[redacted]");
+      expect(clip.playback.timestamp).toMatch(/\+0100$/);
+    }
+    const text = JSON.stringify(manifest);
+    expect(text).not.toContain(hashPassword("demo"));
+    // Nothing is left in staging, and the alert record knows where the evidence is.
+    expect(await keysUnder(emulators.stagingBucket)).toEqual([]);
+    expect(await alerts.get("main", serialno, "shock")).toMatchObject({
+      evidenceStatus: "stored",
+      evidenceKeys: [`${prefix}manifest.json`, `${prefix}ch1.mp4`, `${prefix}ch2.mp4`],
+    });
+    const [ready] = await emulators.readInbox({ atLeast: 1 });
+    expect(ready?.attributes).toMatchObject({
+      kind: { value: "evidence" },
+      evidence_status: { value: "stored" },
+      alert_id: { value: job.alertId },
+    });
+  });
+
+  it.each([
+    ["a stream cut part-way", { kind: "playbackCut" as const, cutAfterBytes: 300_000 }],
+    ["an HTML error page with status 200", { kind: "htmlPage200" as const }],
+    ["HTTP 500", { kind: "status500" as const }],
+    ["a time-out", { kind: "latency" as const, latencyMs: 1_500 }],
+  ])("leaves no object and retries after %s", async (_label, fault) => {
+    const { job, prefix } = await jobFor({ minutesAgo: 40, before: 30, after: 30, channels: [1] });
+    simulator.control.faults.add({ endpoint: "dlplayback", ...fault });
+    expect(await deliver([job])).toEqual(["m0"]);
+    expect(await keysUnder(emulators.bucket, prefix)).toEqual([]);
+    expect(await keysUnder(emulators.stagingBucket)).toEqual([]);
+    simulator.control.faults.clear();
+    expect(await deliver([job])).toEqual([]);
+    expect(await keysUnder(emulators.bucket, prefix)).toEqual([`${prefix}ch1.mp4`, `${prefix}manifest.json`]);
+    await emulators.readInbox({ atLeast: 1 });
+  });
+
+  it("comes back later for footage not recorded yet, and gives up as unavailable", async () => {
+    const recent = await jobFor({ minutesAgo: 10, before: 30, after: 30, recorded: false });
+    expect(await deliver([recent.job])).toEqual([]);
+    expect(await keysUnder(emulators.bucket, recent.prefix)).toEqual([]);
+    const requeued = await emulators.clients.sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: emulators.queues.evidence,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 0,
+      }),
+    );
+    // Sent again with a delay: not receivable at once.
+    expect(requeued.Messages ?? []).toEqual([]);
+    const old = await jobFor({ minutesAgo: 120, before: 30, after: 30, recorded: false });
+    expect(await deliver([old.job])).toEqual([]);
+    expect(await keysUnder(emulators.bucket, old.prefix)).toEqual([]);
+    expect(await alerts.get("main", old.serialno, "shock")).toMatchObject({ evidenceStatus: "unavailable" });
+    const notices = (await emulators.readInbox({ atLeast: 1 })).filter(
+      (message) => message.attributes.alert_id?.value === old.job.alertId,
+    );
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.attributes).toMatchObject({
+      kind: { value: "evidence" },
+      evidence_status: { value: "unavailable" },
+    });
+  });
+
+  it("fetches what a partly recorded window has, and says so", async () => {
+    const { job, prefix } = await jobFor({ minutesAgo: 50, before: 120, after: 120, channels: [1] });
+    const eventMs = Date.parse(job.eventtime);
+    // The two minutes after the event were never recorded.
+    simulator.control.setRecording(deviceid, new Date(eventMs + 1_000), new Date(eventMs + minutes(3)), 0);
+    expect(await deliver([job])).toEqual([]);
+    const manifest = await manifestOf(prefix);
+    expect(manifest.coverage.partial).toBe(true);
+    expect(manifest.coverage.recordedMinutes).toBeLessThan(manifest.coverage.totalMinutes);
+    expect(manifest.coverage.missing.length).toBeGreaterThan(0);
+    expect(manifest.clips[0]?.durationMinutes).toBeLessThan(5);
+    await emulators.readInbox({ atLeast: 1 });
+  });
+
+  it("stores one set of objects and announces once when a job is delivered twice", async () => {
+    const { job, prefix } = await jobFor({ minutesAgo: 60, before: 30, after: 30, channels: [1] });
+    const before = simulator.control.playbacks.length;
+    expect(await deliver([job, job])).toEqual([]);
+    expect(await deliver([job])).toEqual([]);
+    expect(await keysUnder(emulators.bucket, prefix)).toEqual([`${prefix}ch1.mp4`, `${prefix}manifest.json`]);
+    expect(simulator.control.playbacks.length - before).toBeLessThanOrEqual(2);
+    const messages = await emulators.readInbox({ atLeast: 1, waitMs: 1_000 });
+    expect(messages.filter((message) => message.attributes.alert_id?.value === job.alertId)).toHaveLength(1);
+  });
+
+  it("splits a 45-minute window into a 30- and a 15-minute request, two clips per channel", async () => {
+    const { job, prefix } = await jobFor({ minutesAgo: 90, before: 1_500, after: 1_200, channels: [1] });
+    const before = simulator.control.playbacks.length;
+    expect(await deliver([job])).toEqual([]);
+    // Only this job's requests: attempts an earlier test abandoned may still be served late.
+    const eventMs = Date.parse(job.eventtime);
+    const mine = simulator.control.playbacks
+      .slice(before)
+      .filter((playback) => Math.abs(playback.start.getTime() - eventMs) <= minutes(30));
+    expect(mine.map((playback) => playback.durationMinutes)).toEqual([30, 15]);
+    expect(await keysUnder(emulators.bucket, prefix)).toEqual([
+      `${prefix}ch1-part1.mp4`,
+      `${prefix}ch1-part2.mp4`,
+      `${prefix}manifest.json`,
+    ]);
+    const manifest = await manifestOf(prefix);
+    expect(manifest.clips.map((clip) => [clip.part, clip.durationMinutes, clip.mp4DurationMs])).toEqual([
+      [0, 30, 1_800_000],
+      [1, 15, 900_000],
+    ]);
+    expect((manifest.clips[1]?.startMs ?? 0) - (manifest.clips[0]?.startMs ?? 0)).toBe(minutes(30));
+    await emulators.readInbox({ atLeast: 1 });
+  });
+
+  it("marks the evidence failed on the last receive before the DLQ", async () => {
+    const { job, serialno } = await jobFor({ minutesAgo: 70, before: 30, after: 30, channels: [1] });
+    simulator.control.faults.add({ endpoint: "dlplayback", kind: "status500" });
+    expect(await deliver([job], 5)).toEqual(["m0"]);
+    expect(await alerts.get("main", serialno, "shock")).toMatchObject({ evidenceStatus: "failed" });
+  });
+});
+
+describe("evidence after a crash", () => {
+  it("repairs a crash between the clips and the manifest without fetching again", async () => {
+    const { job, prefix } = await jobFor({ minutesAgo: 80, before: 60, after: 60 });
+    const s3Store = new S3EvidenceStore(emulators.clients.s3, {
+      evidence: emulators.bucket,
+      staging: emulators.stagingBucket,
+    });
+    const crashing = Object.assign(Object.create(s3Store) as S3EvidenceStore, {
+      putManifest: async () => {
+        throw new Error("crash before the manifest");
+      },
+    });
+    const deps = {
+      client: new DeviceCloudClient({
+        baseUrl: simulator.url,
+        credentials: { username: "demo", password: "demo" },
+      }),
+      alerts,
+      publisher: new SnsAlertPublisher(emulators.clients.sns, emulators.topicArn),
+      requeue: new SqsSender(emulators.clients.sqs, emulators.queues.evidence),
+      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+      now: Date.now,
+    };
+    const settings = {
+      utcOffsetMinutes: 60,
+      giveUpAfterMs: 3_600_000,
+      retryDelaySeconds: 60,
+      evidenceBucket: emulators.bucket,
+      software: { name: "fleet-alerts", version: "test" },
+    };
+    const parsed = evidenceJobSchema.parse(job);
+    await expect(collectEvidence(parsed, settings, { ...deps, store: crashing })).rejects.toThrow(
+      "crash before the manifest",
+    );
+    expect(await keysUnder(emulators.bucket, prefix)).toEqual([`${prefix}ch1.mp4`, `${prefix}ch2.mp4`]);
+    const fetched = simulator.control.playbacks.length;
+    expect(await collectEvidence(parsed, settings, { ...deps, store: s3Store })).toMatchObject({
+      kind: "stored",
+      clips: 2,
+    });
+    expect(simulator.control.playbacks.length).toBe(fetched); // the stored clips were reused
+    expect(await keysUnder(emulators.bucket, prefix)).toEqual([
+      `${prefix}ch1.mp4`,
+      `${prefix}ch2.mp4`,
+      `${prefix}manifest.json`,
+    ]);
+    const manifest = await manifestOf(prefix);
+    for (const clip of manifest.clips) {
+      expect(
+        createHash("sha256")
+          .update(await objectBytes(clip.key))
+          .digest("hex"),
+      ).toBe(clip.sha256);
+    }
+    await emulators.readInbox({ atLeast: 1 });
+  });
+});
