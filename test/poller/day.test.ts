@@ -1,6 +1,10 @@
+import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
+import { evidenceJobSchema, evidencePrefix } from "@fleet-alerts/core/evidence";
 import type { SimEvent } from "@fleet-alerts/simulator";
+import type { Context, SQSEvent } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEvidenceHandler } from "../../packages/functions/src/evidence.js";
 import { alertsOf, drainInbox, startPipeline } from "./pipeline.js";
 
 // Every rule alerts on each matching event (no cooldown, no staleness, no Offline confirmation), so
@@ -103,15 +107,52 @@ describe("a seeded simulated day through the poll handler", () => {
     });
   });
 
-  it("queues one evidence job per alert whose rule wants video", async () => {
+  it("queues evidence jobs that the evidence function turns into stored clips", async () => {
     const jobs = await pipeline.emulators.clients.sqs.send(
       new ReceiveMessageCommand({ QueueUrl: pipeline.emulators.queues.evidence, MaxNumberOfMessages: 10 }),
     );
-    const bodies = (jobs.Messages ?? []).map(
-      (message) => JSON.parse(message.Body ?? "{}") as { ruleId: string; channels: number[] },
+    const messages = jobs.Messages ?? [];
+    expect(messages.length).toBeGreaterThan(0);
+    const parsed = messages.map((message) => evidenceJobSchema.parse(JSON.parse(message.Body ?? "{}")));
+    for (const job of parsed) {
+      expect(job).toMatchObject({
+        ruleId: "shock",
+        channels: [1, 2],
+        secondsBefore: 10,
+        secondsAfter: 20,
+        attempt: 0,
+      });
+      expect(job.event).toMatchObject({ serialno: job.serialno, deviceid: job.deviceid, appdevid: 16 });
+    }
+    // The first job, its minutes recorded, delivered to the real evidence handler as SQS would.
+    const [first] = messages;
+    const job = parsed[0] as NonNullable<(typeof parsed)[number]>;
+    const eventMs = Date.parse(job.eventtime);
+    pipeline.simulator.control.setRecording(
+      job.deviceid,
+      new Date(eventMs - 60_000),
+      new Date(eventMs + 60_000),
+      1,
     );
-    expect(bodies.length).toBeGreaterThan(0);
-    for (const job of bodies)
-      expect(job).toMatchObject({ ruleId: "shock", channels: [1, 2], secondsBefore: 10, secondsAfter: 20 });
+    const event = {
+      Records: [
+        {
+          messageId: "m0",
+          receiptHandle: first?.ReceiptHandle,
+          body: first?.Body,
+          attributes: { ApproximateReceiveCount: "1" },
+        },
+      ],
+    } as unknown as SQSEvent;
+    const response = await createEvidenceHandler(pipeline.env)(event, {} as Context);
+    expect(response.batchItemFailures).toEqual([]);
+    const listed = await pipeline.emulators.clients.s3.send(
+      new ListObjectsV2Command({ Bucket: pipeline.emulators.bucket, Prefix: evidencePrefix(job) }),
+    );
+    expect((listed.Contents ?? []).map((object) => object.Key?.split("/").at(-1)).sort()).toEqual([
+      "ch1.mp4",
+      "ch2.mp4",
+      "manifest.json",
+    ]);
   });
 });
