@@ -373,3 +373,17 @@ describe("evidence after a crash", () => {
     await emulators.readInbox({ atLeast: 1 });
   });
 });
+
+describe("evidence configuration", () => {
+  it("fails the invocation with an error naming the variable, never its value", async () => {
+    const broken: Record<string, string | undefined> = {
+      ...env,
+      EVIDENCE_STAGING_BUCKET: undefined,
+      FLEET_UTC_OFFSET: "+2500",
+    };
+    const invoke = () => createEvidenceHandler(broken)({ Records: [] } as unknown as SQSEvent, {} as Context);
+    const error = (await invoke().catch((caught: unknown) => caught)) as Error;
+    expect(error.message).toMatch(/EVIDENCE_STAGING_BUCKET: missing; FLEET_UTC_OFFSET: /);
+    expect(error.message).not.toContain("demo");
+  });
+});

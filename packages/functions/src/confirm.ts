@@ -13,8 +13,7 @@ export function createConfirmHandler(env: Readonly<Record<string, string | undef
   const processor = new BatchProcessor(EventType.SQS);
 
   const confirmRecord = async (record: SQSRecord) => {
-    runtime ??= buildRuntime(env);
-    const { pollers } = await runtime;
+    const { pollers } = await (runtime as Promise<PollerRuntime>);
     const job = offlineCheckJobSchema.parse(JSON.parse(record.body));
     const poller = pollers.find((candidate) => candidate.settings.account === job.account);
     if (!poller) throw new Error(`offline check for unknown account ${job.account}`);
@@ -28,8 +27,15 @@ export function createConfirmHandler(env: Readonly<Record<string, string | undef
     });
   };
 
-  return (event: SQSEvent, context: Context) =>
-    processPartialResponse(event, confirmRecord, processor, { context, throwOnFullBatchFailure: false });
+  return async (event: SQSEvent, context: Context) => {
+    // Built on the first invocation: a configuration error fails it whole, naming the variable.
+    runtime ??= buildRuntime(env);
+    await runtime;
+    return processPartialResponse(event, confirmRecord, processor, {
+      context,
+      throwOnFullBatchFailure: false,
+    });
+  };
 }
 
 export const handler = createConfirmHandler(process.env);

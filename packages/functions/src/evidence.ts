@@ -64,8 +64,9 @@ export function createEvidenceHandler(env: Readonly<Record<string, string | unde
   const processor = new BatchProcessor(EventType.SQS);
 
   const collect = async (record: SQSRecord) => {
-    runtime ??= buildEvidenceRuntime(env);
-    const { config, clients, settings, deps, sqs, alerts } = runtime;
+    const { config, clients, settings, deps, sqs, alerts } = runtime as ReturnType<
+      typeof buildEvidenceRuntime
+    >;
     const job = evidenceJobSchema.parse(JSON.parse(record.body));
     const attributes = {
       account: job.account,
@@ -113,12 +114,15 @@ export function createEvidenceHandler(env: Readonly<Record<string, string | unde
 
   // One record at a time: memory holds one clip's parts at most, and a job delivered twice in one
   // batch finds the first delivery's manifest. Failures are reported per record, never thrown whole.
-  return (event: SQSEvent, context: Context) =>
-    processPartialResponse(event, collect, processor, {
+  return async (event: SQSEvent, context: Context) => {
+    // Built on the first invocation: a configuration error fails it whole, naming the variable.
+    runtime ??= buildEvidenceRuntime(env);
+    return processPartialResponse(event, collect, processor, {
       context,
       processInParallel: false,
       throwOnFullBatchFailure: false,
     });
+  };
 }
 
 export const handler = createEvidenceHandler(process.env);
