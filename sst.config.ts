@@ -5,9 +5,10 @@ export default {
   config() {
     return { name: "fleet-alerts", region: process.env.AWS_REGION ?? "eu-west-1" };
   },
-  stacks(app) {
+  async stacks(app) {
     // Lambda's nodejs20.x was deprecated on 2026-04-30; Graviton (arm64) is cheaper per ms.
     app.setDefaultFunctionProps({ runtime: "nodejs22.x", architecture: "arm_64" });
-    app.stack(Pipeline);
+    // The stack is async (it validates the rules file): SST needs it awaited.
+    await app.stack(Pipeline);
   },
 } satisfies SSTConfig;

@@ -3,6 +3,7 @@ import { confirmOffline, offlineCheckJobSchema } from "@fleet-alerts/core/offlin
 import type { Context, SQSEvent, SQSRecord } from "aws-lambda";
 import { logger } from "./observability.js";
 import { buildRuntime, type PollerRuntime } from "./runtime.js";
+import { withSecrets } from "./secrets.js";
 
 /**
  * The Offline confirmation: an SQS-triggered function that receives the delayed checks the poller
@@ -29,7 +30,7 @@ export function createConfirmHandler(env: Readonly<Record<string, string | undef
 
   return async (event: SQSEvent, context: Context) => {
     // Built on the first invocation: a configuration error fails it whole, naming the variable.
-    runtime ??= buildRuntime(env);
+    runtime ??= withSecrets(env).then(buildRuntime);
     await runtime;
     return processPartialResponse(event, confirmRecord, processor, {
       context,

@@ -9,9 +9,9 @@ import { type EvidenceConfig, evidenceEnvSchema, parseEnv } from "@fleet-alerts/
 import { alertOf, collectEvidence, evidenceJobSchema, S3EvidenceStore } from "@fleet-alerts/core/evidence";
 import { SqsSender } from "@fleet-alerts/core/queue";
 import type { Context, SQSEvent, SQSRecord } from "aws-lambda";
-import packageJson from "../package.json" with { type: "json" };
 import { logger } from "./observability.js";
 import { awsClientConfig, deviceCloudClients } from "./runtime.js";
+import { withSecrets } from "./secrets.js";
 
 // SQS holds a message invisible for 12 hours at most.
 const MAX_VISIBILITY_SECONDS = 43_200;
@@ -36,7 +36,8 @@ function buildEvidenceRuntime(env: Readonly<Record<string, string | undefined>>)
       giveUpAfterMs: config.EVIDENCE_GIVE_UP_HOURS * 3_600_000,
       retryDelaySeconds: config.EVIDENCE_RETRY_DELAY_SECONDS,
       evidenceBucket: config.EVIDENCE_BUCKET,
-      software: { name: "fleet-alerts", version: packageJson.version },
+      // Set by the stack from the package version; "dev" outside a deployment.
+      software: { name: "fleet-alerts", version: env.FLEET_ALERTS_VERSION ?? "dev" },
     },
     deps: {
       // An emulator's endpoint is an IP address: path-style addressing, as S3 allows everywhere.
@@ -53,6 +54,8 @@ function buildEvidenceRuntime(env: Readonly<Record<string, string | undefined>>)
   };
 }
 
+type EvidenceRuntime = ReturnType<typeof buildEvidenceRuntime>;
+
 /**
  * The evidence function: SQS-triggered, one evidence job per message, partial batch failures. A
  * failed job comes back after a growing delay (its visibility is extended: 30 s, 60 s, 120 s...)
@@ -60,13 +63,11 @@ function buildEvidenceRuntime(env: Readonly<Record<string, string | undefined>>)
  * reason logged.
  */
 export function createEvidenceHandler(env: Readonly<Record<string, string | undefined>>) {
-  let runtime: ReturnType<typeof buildEvidenceRuntime> | undefined;
+  let runtime: Promise<EvidenceRuntime> | undefined;
   const processor = new BatchProcessor(EventType.SQS);
 
   const collect = async (record: SQSRecord) => {
-    const { config, clients, settings, deps, sqs, alerts } = runtime as ReturnType<
-      typeof buildEvidenceRuntime
-    >;
+    const { config, clients, settings, deps, sqs, alerts } = await (runtime as Promise<EvidenceRuntime>);
     const job = evidenceJobSchema.parse(JSON.parse(record.body));
     const attributes = {
       account: job.account,
@@ -116,7 +117,8 @@ export function createEvidenceHandler(env: Readonly<Record<string, string | unde
   // batch finds the first delivery's manifest. Failures are reported per record, never thrown whole.
   return async (event: SQSEvent, context: Context) => {
     // Built on the first invocation: a configuration error fails it whole, naming the variable.
-    runtime ??= buildEvidenceRuntime(env);
+    runtime ??= withSecrets(env).then(buildEvidenceRuntime);
+    await runtime;
     return processPartialResponse(event, collect, processor, {
       context,
       processInParallel: false,

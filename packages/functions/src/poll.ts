@@ -2,6 +2,7 @@ import { runPollers } from "@fleet-alerts/core/poller";
 import type { Context } from "aws-lambda";
 import { logger, publishPollMetrics } from "./observability.js";
 import { buildRuntime, type PollerRuntime } from "./runtime.js";
+import { withSecrets } from "./secrets.js";
 
 /**
  * The scheduled poller. Thin: the runtime is built once per container (a configuration error
@@ -10,7 +11,7 @@ import { buildRuntime, type PollerRuntime } from "./runtime.js";
 export function createPollHandler(env: Readonly<Record<string, string | undefined>>) {
   let runtime: Promise<PollerRuntime> | undefined;
   return async (_event: unknown, context: Pick<Context, "getRemainingTimeInMillis">) => {
-    runtime ??= buildRuntime(env);
+    runtime ??= withSecrets(env).then(buildRuntime);
     const { config, pollers } = await runtime;
     const startedMs = Date.now();
     const deadlineMs = startedMs + context.getRemainingTimeInMillis() - config.DEADLINE_MARGIN_SECONDS * 1000;

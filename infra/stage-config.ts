@@ -1,0 +1,54 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+
+/**
+ * What an ops team sets per stage, in `infra/stages/<stage>.json` (absent: the defaults). Checked
+ * at synth time: an invalid file fails `npm run synth` and `sst deploy` before anything is built.
+ */
+export const stageConfigSchema = z.strictObject({
+  /** Production stages keep their table and bucket when the stage is removed. */
+  production: z.boolean().default(false),
+  alertEmails: z.array(z.email()).default([]),
+  /** E.164 phone numbers for SMS alerts. */
+  smsNumbers: z
+    .array(z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an E.164 number like +4915112345678"))
+    .default([]),
+  /** SMS only for these severities (SMS costs money and wakes people). */
+  smsSeverities: z
+    .array(z.enum(["info", "warning", "critical"]))
+    .min(1)
+    .default(["critical"]),
+  /** Alarms go here. */
+  opsEmails: z.array(z.email()).default([]),
+  scheduleMinutes: z.number().int().min(1).max(60).default(1),
+  pollEverySeconds: z.number().int().min(1).max(59).optional(),
+  fleetTimeZone: z.string().default("UTC"),
+  fleetUtcOffset: z
+    .string()
+    .regex(/^[+-]\d{4}$/)
+    .default("+0000"),
+  /** The rules file bundled with the functions; the default rules when absent. */
+  rulesFile: z.string().optional(),
+  /** Object Lock default retention (compliance mode) of the evidence bucket. */
+  evidenceRetentionDays: z.number().int().min(1).max(36_500).default(1),
+  /** Evidence moves to Glacier Instant Retrieval after this many days. */
+  evidenceInfrequentAfterDays: z.number().int().min(1).default(30),
+  /** The cursor-lag alarm fires above this. */
+  lagAlarmSeconds: z.number().int().min(60).default(600),
+  evidenceGiveUpHours: z.number().positive().default(48),
+});
+export type StageConfig = z.output<typeof stageConfigSchema>;
+
+export function loadStageConfig(stage: string, root = process.cwd()): StageConfig {
+  const file = join(root, "infra", "stages", `${stage}.json`);
+  const raw: unknown = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
+  const parsed = stageConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`,
+    );
+    throw new Error(`invalid stage configuration ${file}: ${problems.join("; ")}`);
+  }
+  return parsed.data;
+}
