@@ -8,6 +8,8 @@ import { Stacks } from "sst/stacks/index.js";
 
 export interface SynthOptions {
   stage: string;
+  /** Runs on the app before it is synthesized: the place for aspects such as cdk-nag's checks. */
+  beforeSynth?: (app: App) => void;
   /** Where the cloud assembly is written; a fresh temporary folder by default. */
   outdir?: string;
 }
@@ -41,6 +43,7 @@ export async function synthesize(options: SynthOptions) {
     { outdir },
   );
   await config.stacks(app);
+  options.beforeSynth?.(app);
   await app.finish();
   return { app, assembly: app.synth(), outdir };
 }

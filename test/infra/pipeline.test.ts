@@ -1,0 +1,356 @@
+import { Aspects } from "aws-cdk-lib";
+import { Match, Template } from "aws-cdk-lib/assertions";
+import { AwsSolutionsChecks } from "cdk-nag";
+import { beforeAll, describe, expect, it } from "vitest";
+import { synthesize } from "../../infra/synth.js";
+
+// The "example" stage (infra/stages/example.json) sets every option, subscriptions included.
+let template: Template;
+let json: { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> };
+let nagErrors: string[];
+
+beforeAll(async () => {
+  const { assembly } = await synthesize({
+    stage: "example",
+    beforeSynth: (app) => Aspects.of(app).add(new AwsSolutionsChecks()),
+  });
+  const stack = assembly.getStackByName("example-fleet-alerts-Pipeline");
+  json = stack.template;
+  template = Template.fromJSON(stack.template as Record<string, unknown>);
+  nagErrors = stack.messages
+    .filter((message) => message.level === "error")
+    .map((message) => `${message.id}: ${String(message.entry.data).split("\n")[0]}`);
+});
+
+const ofType = (type: string) =>
+  Object.entries(json.Resources).filter(([, resource]) => resource.Type === type);
+const logicalId = (type: string, pattern: RegExp) =>
+  ofType(type).find(([id]) => pattern.test(id))?.[0] as string;
+const arn = (id: string) => ({ "Fn::GetAtt": [id, "Arn"] });
+
+/** The statements of a function's policy, as (actions, resources), secrets' SSM reads apart. */
+function statementsOf(fn: RegExp) {
+  const [, policy] = ofType("AWS::IAM::Policy").find(([id]) => fn.test(id)) ?? [];
+  const document = policy?.Properties.PolicyDocument as {
+    Statement: { Action: string | string[]; Resource: unknown; Effect: string }[];
+  };
+  return document.Statement.map((statement) => ({
+    actions: [statement.Action].flat(),
+    resource: statement.Resource,
+    effect: statement.Effect,
+  }));
+}
+
+describe("data and messaging", () => {
+  it("has one on-demand table with point-in-time recovery and a TTL attribute", () => {
+    template.resourceCountIs("AWS::DynamoDB::Table", 1);
+    template.hasResourceProperties("AWS::DynamoDB::Table", {
+      BillingMode: "PAY_PER_REQUEST",
+      KeySchema: [
+        { AttributeName: "pk", KeyType: "HASH" },
+        { AttributeName: "sk", KeyType: "RANGE" },
+      ],
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      TimeToLiveSpecification: { AttributeName: "expiresAt", Enabled: true },
+      DeletionProtectionEnabled: false,
+    });
+  });
+
+  it("encrypts both topics with a rotating key CloudWatch may use, and refuses plain HTTP", () => {
+    const key = logicalId("AWS::KMS::Key", /^TopicKey/);
+    template.hasResourceProperties("AWS::KMS::Key", { EnableKeyRotation: true });
+    template.hasResourceProperties("AWS::KMS::Key", {
+      KeyPolicy: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Principal: { Service: "cloudwatch.amazonaws.com" },
+            Action: ["kms:Decrypt", "kms:GenerateDataKey"],
+          }),
+        ]),
+      },
+    });
+    for (const [, topic] of ofType("AWS::SNS::Topic"))
+      expect(topic.Properties.KmsMasterKeyId).toEqual(arn(key));
+    for (const [, policy] of ofType("AWS::SNS::TopicPolicy")) {
+      expect(JSON.stringify(policy.Properties)).toContain('"aws:SecureTransport":"false"');
+    }
+  });
+
+  it("subscribes email to every alert and SMS to critical alerts only", () => {
+    template.hasResourceProperties("AWS::SNS::Subscription", {
+      Protocol: "email",
+      Endpoint: "fleet-manager@example.com",
+    });
+    template.hasResourceProperties("AWS::SNS::Subscription", {
+      Protocol: "sms",
+      Endpoint: "+4915112345678",
+      FilterPolicy: { kind: ["alert"], severity: ["critical"] },
+    });
+    template.hasResourceProperties("AWS::SNS::Subscription", {
+      Protocol: "email",
+      Endpoint: "ops@example.com",
+      TopicArn: { Ref: logicalId("AWS::SNS::Topic", /^OpsTopic/) },
+    });
+  });
+
+  it("encrypts every queue, enforces SSL, and gives the work queues dead-letter queues", () => {
+    const queues = ofType("AWS::SQS::Queue");
+    expect(queues).toHaveLength(4);
+    for (const [, queue] of queues) expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
+    for (const [, policy] of ofType("AWS::SQS::QueuePolicy"))
+      expect(JSON.stringify(policy.Properties)).toContain('"aws:SecureTransport":"false"');
+    template.hasResourceProperties("AWS::SQS::Queue", {
+      VisibilityTimeout: 5400,
+      RedrivePolicy: {
+        deadLetterTargetArn: arn(logicalId("AWS::SQS::Queue", /^EvidenceDlq/)),
+        maxReceiveCount: 5,
+      },
+    });
+    template.hasResourceProperties("AWS::SQS::Queue", {
+      RedrivePolicy: {
+        deadLetterTargetArn: arn(logicalId("AWS::SQS::Queue", /^ConfirmDlq/)),
+        maxReceiveCount: 5,
+      },
+    });
+  });
+});
+
+describe("the evidence bucket", () => {
+  const evidenceBucket = () =>
+    json.Resources[logicalId("AWS::S3::Bucket", /^EvidenceBucket/)]?.Properties ?? {};
+
+  it("is versioned and Object Locked in compliance mode for the stage's days", () => {
+    expect(evidenceBucket()).toMatchObject({
+      VersioningConfiguration: { Status: "Enabled" },
+      ObjectLockEnabled: true,
+      ObjectLockConfiguration: {
+        ObjectLockEnabled: "Enabled",
+        Rule: { DefaultRetention: { Mode: "COMPLIANCE", Days: 30 } },
+      },
+    });
+  });
+
+  it("blocks public access, is encrypted, logs access, has no CORS, and moves to a cheaper class", () => {
+    expect(evidenceBucket()).toMatchObject({
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }],
+      },
+      LoggingConfiguration: {
+        DestinationBucketName: { Ref: logicalId("AWS::S3::Bucket", /^AccessLogs/) },
+        LogFilePrefix: "evidence/",
+      },
+      LifecycleConfiguration: {
+        Rules: [{ Status: "Enabled", Transitions: [{ StorageClass: "GLACIER_IR", TransitionInDays: 14 }] }],
+      },
+    });
+    for (const [, bucket] of ofType("AWS::S3::Bucket"))
+      expect(bucket.Properties.CorsConfiguration).toBeUndefined();
+    for (const [, policy] of ofType("AWS::S3::BucketPolicy"))
+      expect(JSON.stringify(policy.Properties)).toContain('"aws:SecureTransport":"false"');
+  });
+
+  it("stages clips in a bucket that forgets them within a day", () => {
+    expect(json.Resources[logicalId("AWS::S3::Bucket", /^StagingBucket/)]?.Properties).toMatchObject({
+      LifecycleConfiguration: {
+        Rules: [
+          {
+            ExpirationInDays: 1,
+            AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+            Status: "Enabled",
+          },
+        ],
+      },
+    });
+  });
+});
+
+describe("functions", () => {
+  const fn = (pattern: RegExp) =>
+    json.Resources[logicalId("AWS::Lambda::Function", pattern)]?.Properties ?? {};
+
+  it("run on arm64 with the latest Node.js runtime", () => {
+    for (const pattern of [/^Poller/, /^Confirm/, /^Evidence/]) {
+      expect(fn(pattern)).toMatchObject({ Runtime: "nodejs24.x", Architectures: ["arm64"] });
+    }
+  });
+
+  it("poll on the schedule, one at a time", () => {
+    expect(fn(/^Poller/)).toMatchObject({ ReservedConcurrentExecutions: 1, Timeout: 60, MemorySize: 512 });
+    expect(fn(/^Poller/).Environment).toMatchObject({
+      Variables: { POLL_EVERY_SECONDS: "10", FLEET_TIME_ZONE: "Europe/Berlin", RULES_FILE: "rules.json" },
+    });
+    template.hasResourceProperties("AWS::Events::Rule", {
+      ScheduleExpression: "rate(1 minute)",
+      Targets: [Match.objectLike({ Arn: arn(logicalId("AWS::Lambda::Function", /^Poller/)) })],
+    });
+  });
+
+  it("fetch evidence from the queue with partial batch responses, with time for a 30-minute clip", () => {
+    expect(fn(/^Evidence/)).toMatchObject({ Timeout: 900 });
+    template.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
+      FunctionName: { Ref: logicalId("AWS::Lambda::Function", /^Evidence/) },
+      EventSourceArn: arn(logicalId("AWS::SQS::Queue", /^EvidenceQueue/)),
+      FunctionResponseTypes: ["ReportBatchItemFailures"],
+      BatchSize: 1,
+    });
+    template.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
+      FunctionName: { Ref: logicalId("AWS::Lambda::Function", /^Confirm/) },
+      FunctionResponseTypes: ["ReportBatchItemFailures"],
+    });
+  });
+
+  it("carry no secret: the device-cloud secrets are read from SSM at run time", () => {
+    for (const pattern of [/^Poller/, /^Confirm/, /^Evidence/]) {
+      const variables = (fn(pattern).Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(variables.SST_Secret_value_DEVICE_CLOUD_PASSWORD).toBe("__FETCH_FROM_SSM__");
+      expect(variables.DEVICE_CLOUD_PASSWORD).toBeUndefined();
+      expect(variables.DEVICE_CLOUD_ACCOUNTS).toBeUndefined();
+    }
+  });
+});
+
+describe("least privilege", () => {
+  const table = () => arn(logicalId("AWS::DynamoDB::Table", /^Table/));
+  const topic = () => ({ Ref: logicalId("AWS::SNS::Topic", /^AlertsTopic/) });
+  const key = () => arn(logicalId("AWS::KMS::Key", /^TopicKey/));
+  const queueArn = (pattern: RegExp) => arn(logicalId("AWS::SQS::Queue", pattern));
+  const objects = (pattern: RegExp) => ({
+    "Fn::Join": ["", [arn(logicalId("AWS::S3::Bucket", pattern)), "/evidence/*"]],
+  });
+  const withoutSecrets = (pattern: RegExp) => {
+    const statements = statementsOf(pattern);
+    const ssm = statements.filter((statement) => statement.actions.includes("ssm:GetParameters"));
+    expect(ssm).toHaveLength(3); // the three secrets, each exactly its two parameter ARNs
+    for (const statement of ssm) {
+      expect(statement.resource).toHaveLength(2);
+      expect(JSON.stringify(statement.resource)).toMatch(/Secret\/DEVICE_CLOUD_[A-Z_]+\/value/);
+    }
+    return statements.filter((statement) => !statement.actions.includes("ssm:GetParameters"));
+  };
+  const consume = [
+    "sqs:ReceiveMessage",
+    "sqs:ChangeMessageVisibility",
+    "sqs:GetQueueUrl",
+    "sqs:DeleteMessage",
+    "sqs:GetQueueAttributes",
+  ];
+
+  it("gives the poller the table's item actions, Publish on the topic and SendMessage on its queues", () => {
+    expect(withoutSecrets(/^PollerServiceRoleDefaultPolicy/)).toEqual([
+      {
+        actions: [
+          "dynamodb:GetItem",
+          "dynamodb:PutItem",
+          "dynamodb:UpdateItem",
+          "dynamodb:DeleteItem",
+          "dynamodb:Query",
+        ],
+        resource: table(),
+        effect: "Allow",
+      },
+      { actions: ["sns:Publish"], resource: topic(), effect: "Allow" },
+      { actions: ["kms:GenerateDataKey", "kms:Decrypt"], resource: key(), effect: "Allow" },
+      {
+        actions: ["sqs:SendMessage"],
+        resource: [queueArn(/^EvidenceQueue/), queueArn(/^ConfirmQueue/)],
+        effect: "Allow",
+      },
+    ]);
+  });
+
+  it("gives the Offline confirmation what it uses and nothing more", () => {
+    expect(withoutSecrets(/^ConfirmServiceRoleDefaultPolicy/)).toEqual([
+      { actions: consume, resource: queueArn(/^ConfirmQueue/), effect: "Allow" },
+      {
+        actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"],
+        resource: table(),
+        effect: "Allow",
+      },
+      { actions: ["sns:Publish"], resource: topic(), effect: "Allow" },
+      { actions: ["kms:GenerateDataKey", "kms:Decrypt"], resource: key(), effect: "Allow" },
+      {
+        actions: ["sqs:SendMessage"],
+        resource: [queueArn(/^EvidenceQueue/), queueArn(/^ConfirmQueue/)],
+        effect: "Allow",
+      },
+    ]);
+  });
+
+  it("gives the evidence function object actions on the evidence prefix only", () => {
+    expect(withoutSecrets(/^EvidenceServiceRoleDefaultPolicy/)).toEqual([
+      { actions: consume, resource: queueArn(/^EvidenceQueue/), effect: "Allow" },
+      { actions: ["dynamodb:GetItem", "dynamodb:UpdateItem"], resource: table(), effect: "Allow" },
+      { actions: ["sns:Publish"], resource: topic(), effect: "Allow" },
+      { actions: ["kms:GenerateDataKey", "kms:Decrypt"], resource: key(), effect: "Allow" },
+      { actions: ["sqs:SendMessage"], resource: queueArn(/^EvidenceQueue/), effect: "Allow" },
+      {
+        actions: ["s3:ListBucket"],
+        resource: arn(logicalId("AWS::S3::Bucket", /^EvidenceBucket/)),
+        effect: "Allow",
+      },
+      { actions: ["s3:GetObject", "s3:PutObject"], resource: objects(/^EvidenceBucket/), effect: "Allow" },
+      {
+        actions: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload"],
+        resource: objects(/^StagingBucket/),
+        effect: "Allow",
+      },
+    ]);
+  });
+
+  it("has no wildcard action and no * resource in any policy of ours", () => {
+    for (const pattern of [/^PollerServiceRole/, /^ConfirmServiceRole/, /^EvidenceServiceRole/]) {
+      for (const statement of statementsOf(pattern)) {
+        for (const action of statement.actions) expect(action).not.toContain("*");
+        expect(statement.resource).not.toBe("*");
+      }
+    }
+  });
+
+  it("passes cdk-nag's AwsSolutions checks with no unsuppressed error", () => {
+    expect(nagErrors).toEqual([]);
+  });
+});
+
+describe("alarms and dashboard", () => {
+  it("alarm to the ops topic on errors, lag, dead letters, evidence failures and rejected events", () => {
+    const alarms = ofType("AWS::CloudWatch::Alarm");
+    expect(alarms.map(([id]) => id.replace(/[0-9A-F]{8}$/, "")).sort()).toEqual([
+      "ConfirmDlqNotEmpty",
+      "CursorLag",
+      "EvidenceDlqNotEmpty",
+      "EvidenceFailures",
+      "PollerErrors",
+      "RejectedEvents",
+    ]);
+    for (const [, alarm] of alarms)
+      expect(alarm.Properties.AlarmActions).toEqual([{ Ref: logicalId("AWS::SNS::Topic", /^OpsTopic/) }]);
+    template.hasResourceProperties("AWS::CloudWatch::Alarm", {
+      MetricName: "CursorLagSeconds",
+      Namespace: "FleetAlerts",
+      Threshold: 300,
+      Dimensions: Match.arrayWith([
+        { Name: "account", Value: "main" },
+        { Name: "service", Value: "fleet-alerts" },
+      ]),
+      TreatMissingData: "breaching",
+    });
+    template.hasResourceProperties("AWS::CloudWatch::Alarm", {
+      MetricName: "EventsRejected",
+      Statistic: "Sum",
+      Threshold: 1,
+    });
+  });
+
+  it("has one dashboard of the pipeline's metrics", () => {
+    template.resourceCountIs("AWS::CloudWatch::Dashboard", 1);
+    const body = JSON.stringify(ofType("AWS::CloudWatch::Dashboard")[0]?.[1].Properties.DashboardBody);
+    for (const name of ["EventsRead", "AlertsPublished", "CursorLagSeconds", "EventsRejected"])
+      expect(body).toContain(name);
+  });
+});
