@@ -114,6 +114,7 @@ export async function Pipeline({ stack, app }: StackContext) {
     objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_PREFERRED,
     lifecycleRules: [{ expiration: Duration.days(Math.max(config.evidenceRetentionDays, 90)) }],
     removalPolicy: retain,
+    autoDeleteObjects: !config.production,
   });
   const evidenceBucket = new s3.Bucket(stack, "EvidenceBucket", {
     serverAccessLogsBucket: accessLogs,
@@ -147,7 +148,7 @@ export async function Pipeline({ stack, app }: StackContext) {
     encryption: s3.BucketEncryption.S3_MANAGED,
     // Clips wait here only while they are verified; a crash leaves at most a day's leftovers.
     lifecycleRules: [{ expiration: Duration.days(1), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
-    removalPolicy: RemovalPolicy.DESTROY,
+    removalPolicy: retain,
     autoDeleteObjects: !config.production,
   });
 
