@@ -170,6 +170,8 @@ export async function Pipeline({ stack, app }: StackContext) {
       ...(config.rulesFile && { RULES_FILE: "rules.json" }),
       FLEET_TIME_ZONE: config.fleetTimeZone,
       POWERTOOLS_SERVICE_NAME: "fleet-alerts",
+      // Stack traces in the logs point at the TypeScript sources, through the bundled source maps.
+      NODE_OPTIONS: "--enable-source-maps",
       FLEET_ALERTS_VERSION: packageVersion(),
     },
   };
@@ -188,6 +190,9 @@ export async function Pipeline({ stack, app }: StackContext) {
       ...(config.pollEverySeconds !== undefined && { POLL_EVERY_SECONDS: String(config.pollEverySeconds) }),
     },
   });
+  // A run that waits behind a running one (reserved concurrency 1) is worthless a minute later: the
+  // next scheduled run reads the same events. Drop it instead of letting invocations pile up.
+  poller.configureAsyncInvoke({ maxEventAge: Duration.seconds(60), retryAttempts: 0 });
   new events.Rule(stack, "PollSchedule", {
     schedule: events.Schedule.rate(Duration.minutes(config.scheduleMinutes)),
     targets: [new targets.LambdaFunction(poller, { retryAttempts: 0 })],

@@ -174,9 +174,13 @@ describe("functions", () => {
   const fn = (pattern: RegExp) =>
     json.Resources[logicalId("AWS::Lambda::Function", pattern)]?.Properties ?? {};
 
-  it("run on arm64 with the latest Node.js runtime", () => {
+  it("run on arm64 with the latest Node.js runtime, source maps enabled", () => {
     for (const pattern of [/^Poller/, /^Confirm/, /^Evidence/]) {
-      expect(fn(pattern)).toMatchObject({ Runtime: "nodejs24.x", Architectures: ["arm64"] });
+      expect(fn(pattern)).toMatchObject({
+        Runtime: "nodejs24.x",
+        Architectures: ["arm64"],
+        Environment: { Variables: expect.objectContaining({ NODE_OPTIONS: "--enable-source-maps" }) },
+      });
     }
   });
 
@@ -184,6 +188,11 @@ describe("functions", () => {
     expect(fn(/^Poller/)).toMatchObject({ ReservedConcurrentExecutions: 1, Timeout: 60, MemorySize: 512 });
     expect(fn(/^Poller/).Environment).toMatchObject({
       Variables: { POLL_EVERY_SECONDS: "10", FLEET_TIME_ZONE: "Europe/Berlin", RULES_FILE: "rules.json" },
+    });
+    template.hasResourceProperties("AWS::Lambda::EventInvokeConfig", {
+      FunctionName: { Ref: logicalId("AWS::Lambda::Function", /^Poller/) },
+      MaximumEventAgeInSeconds: 60,
+      MaximumRetryAttempts: 0,
     });
     template.hasResourceProperties("AWS::Events::Rule", {
       ScheduleExpression: "rate(1 minute)",
