@@ -2,14 +2,18 @@ import { BatchProcessor, EventType, processPartialResponse } from "@aws-lambda-p
 import { confirmOffline, offlineCheckJobSchema } from "@fleet-alerts/core/offline";
 import type { Context, SQSEvent, SQSRecord } from "aws-lambda";
 import { logger } from "./observability.js";
-import { buildRuntime, type PollerRuntime } from "./runtime.js";
+import { buildRuntime, type PollerRuntime, type RuntimeOverrides } from "./runtime.js";
 import { withSecrets } from "./secrets.js";
 
 /**
  * The Offline confirmation: an SQS-triggered function that receives the delayed checks the poller
  * schedules. Partial batch failures: a failed message alone is retried (and ends in the DLQ).
  */
-export function createConfirmHandler(env: Readonly<Record<string, string | undefined>>) {
+export function createConfirmHandler(
+  env: Readonly<Record<string, string | undefined>>,
+  options: RuntimeOverrides = {},
+) {
+  const log = options.logger ?? logger;
   let runtime: Promise<PollerRuntime> | undefined;
   const processor = new BatchProcessor(EventType.SQS);
 
@@ -19,7 +23,7 @@ export function createConfirmHandler(env: Readonly<Record<string, string | undef
     const poller = pollers.find((candidate) => candidate.settings.account === job.account);
     if (!poller) throw new Error(`offline check for unknown account ${job.account}`);
     const outcome = await confirmOffline(job, poller.settings, poller.deps);
-    logger.info("offline check handled", {
+    log.info("offline check handled", {
       account: job.account,
       serialno: job.serialno,
       deviceid: job.deviceid,
@@ -30,7 +34,7 @@ export function createConfirmHandler(env: Readonly<Record<string, string | undef
 
   return async (event: SQSEvent, context: Context) => {
     // Built on the first invocation: a configuration error fails it whole, naming the variable.
-    runtime ??= withSecrets(env).then(buildRuntime);
+    runtime ??= withSecrets(env).then((resolved) => buildRuntime(resolved, options));
     await runtime;
     return processPartialResponse(event, confirmRecord, processor, {
       context,

@@ -10,13 +10,17 @@ import { alertOf, collectEvidence, evidenceJobSchema, S3EvidenceStore } from "@f
 import { SqsSender } from "@fleet-alerts/core/queue";
 import type { Context, SQSEvent, SQSRecord } from "aws-lambda";
 import { logger } from "./observability.js";
-import { awsClientConfig, deviceCloudClients } from "./runtime.js";
+import { awsClientConfig, deviceCloudClients, type RuntimeOverrides } from "./runtime.js";
 import { withSecrets } from "./secrets.js";
 
 // SQS holds a message invisible for 12 hours at most.
 const MAX_VISIBILITY_SECONDS = 43_200;
 
-function buildEvidenceRuntime(env: Readonly<Record<string, string | undefined>>) {
+function buildEvidenceRuntime(
+  env: Readonly<Record<string, string | undefined>>,
+  overrides: RuntimeOverrides,
+) {
+  const log = overrides.logger ?? logger;
   const config: EvidenceConfig = parseEnv(evidenceEnvSchema, env);
   const s3Config = awsClientConfig(env, "S3");
   const sqs = new SQSClient(awsClientConfig(env, "SQS"));
@@ -30,7 +34,7 @@ function buildEvidenceRuntime(env: Readonly<Record<string, string | undefined>>)
     config,
     sqs,
     alerts,
-    clients: deviceCloudClients(config.DEVICE_CLOUD_ACCOUNTS, env),
+    clients: deviceCloudClients(config.DEVICE_CLOUD_ACCOUNTS, env, log),
     settings: {
       utcOffsetMinutes: config.FLEET_UTC_OFFSET,
       giveUpAfterMs: config.EVIDENCE_GIVE_UP_HOURS * 3_600_000,
@@ -47,9 +51,9 @@ function buildEvidenceRuntime(env: Readonly<Record<string, string | undefined>>)
       }),
       alerts,
       publisher: new SnsAlertPublisher(new SNSClient(awsClientConfig(env, "SNS")), config.ALERTS_TOPIC_ARN),
-      requeue: new SqsSender(sqs, config.EVIDENCE_QUEUE_URL),
-      logger,
-      now: Date.now,
+      requeue: new SqsSender(sqs, config.EVIDENCE_QUEUE_URL, undefined, overrides.timeScale),
+      logger: log,
+      now: overrides.now ?? Date.now,
     },
   };
 }
@@ -62,7 +66,11 @@ type EvidenceRuntime = ReturnType<typeof buildEvidenceRuntime>;
  * and after the queue's maxReceiveCount goes to the DLQ, its alert record marked `failed` and the
  * reason logged.
  */
-export function createEvidenceHandler(env: Readonly<Record<string, string | undefined>>) {
+export function createEvidenceHandler(
+  env: Readonly<Record<string, string | undefined>>,
+  options: RuntimeOverrides = {},
+) {
+  const log = options.logger ?? logger;
   let runtime: Promise<EvidenceRuntime> | undefined;
   const processor = new BatchProcessor(EventType.SQS);
 
@@ -79,12 +87,12 @@ export function createEvidenceHandler(env: Readonly<Record<string, string | unde
     if (!client) throw new Error(`evidence job for unknown account ${job.account}`);
     try {
       const outcome = await collectEvidence(job, settings, { ...deps, client });
-      logger.info("evidence job done", { ...attributes, outcome: outcome.kind });
+      log.info("evidence job done", { ...attributes, outcome: outcome.kind });
     } catch (error) {
       const receives = Number(record.attributes.ApproximateReceiveCount ?? "1");
       const final = receives >= config.EVIDENCE_MAX_RECEIVES;
       const reason = (error as Error).message;
-      logger.error(
+      log.error(
         final
           ? "evidence job failed for good; it goes to the DLQ"
           : "evidence job failed; it will be retried",
@@ -117,7 +125,7 @@ export function createEvidenceHandler(env: Readonly<Record<string, string | unde
   // batch finds the first delivery's manifest. Failures are reported per record, never thrown whole.
   return async (event: SQSEvent, context: Context) => {
     // Built on the first invocation: a configuration error fails it whole, naming the variable.
-    runtime ??= withSecrets(env).then(buildEvidenceRuntime);
+    runtime ??= withSecrets(env).then((resolved) => buildEvidenceRuntime(resolved, options));
     await runtime;
     return processPartialResponse(event, collect, processor, {
       context,

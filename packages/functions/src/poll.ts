@@ -1,17 +1,20 @@
 import { runPollers } from "@fleet-alerts/core/poller";
 import type { Context } from "aws-lambda";
 import { logger, publishPollMetrics } from "./observability.js";
-import { buildRuntime, type PollerRuntime } from "./runtime.js";
+import { buildRuntime, type PollerRuntime, type RuntimeOverrides } from "./runtime.js";
 import { withSecrets } from "./secrets.js";
 
 /**
  * The scheduled poller. Thin: the runtime is built once per container (a configuration error
  * fails every invocation with a message naming the variable), the work is core's `runPollers`.
  */
-export function createPollHandler(env: Readonly<Record<string, string | undefined>>) {
+export function createPollHandler(
+  env: Readonly<Record<string, string | undefined>>,
+  options: RuntimeOverrides = {},
+) {
   let runtime: Promise<PollerRuntime> | undefined;
   return async (_event: unknown, context: Pick<Context, "getRemainingTimeInMillis">) => {
-    runtime ??= withSecrets(env).then(buildRuntime);
+    runtime ??= withSecrets(env).then((resolved) => buildRuntime(resolved, options));
     const { config, pollers } = await runtime;
     const startedMs = Date.now();
     const deadlineMs = startedMs + context.getRemainingTimeInMillis() - config.DEADLINE_MARGIN_SECONDS * 1000;
@@ -20,7 +23,7 @@ export function createPollHandler(env: Readonly<Record<string, string | undefine
       ...(config.POLL_EVERY_SECONDS !== undefined && { pollEveryMs: config.POLL_EVERY_SECONDS * 1000 }),
     });
     for (const summary of summaries) {
-      logger.info("poll finished", { ...summary });
+      (options.logger ?? logger).info("poll finished", { ...summary });
       publishPollMetrics(summary, Date.now() - startedMs);
     }
     return summaries;

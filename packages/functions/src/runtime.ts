@@ -2,6 +2,7 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { SNSClient } from "@aws-sdk/client-sns";
 import { SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { StructuredLogger } from "@fleet-alerts/core";
 import { AlertStore, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
 import {
   type AccountConfig,
@@ -50,9 +51,19 @@ export interface PollerRuntime {
  * (the AWS SDK reads region, credentials and endpoints from the environment), stores, and one
  * device-cloud client and rule set per account.
  */
+/** What the local mode changes: its logger, and its clock, which may run faster than real time. */
+export interface RuntimeOverrides {
+  logger?: StructuredLogger;
+  now?: () => number;
+  /** Clock seconds per real second (the simulator's speed); SQS delays are divided by it. */
+  timeScale?: number;
+}
+
 export async function buildRuntime(
   env: Readonly<Record<string, string | undefined>>,
+  overrides: RuntimeOverrides = {},
 ): Promise<PollerRuntime> {
+  const log = overrides.logger ?? logger;
   const config = parseEnv(pollerEnvSchema, env);
   const table = {
     documents: DynamoDBDocumentClient.from(new DynamoDBClient(awsClientConfig(env, "DYNAMODB")), {
@@ -70,11 +81,11 @@ export async function buildRuntime(
     rejected: new RejectedEventStore(table),
     publisher: new SnsAlertPublisher(new SNSClient(awsClientConfig(env, "SNS")), config.ALERTS_TOPIC_ARN),
     evidenceQueue: new SqsSender(sqs, config.EVIDENCE_QUEUE_URL),
-    confirmQueue: new SqsSender(sqs, config.CONFIRM_QUEUE_URL),
-    logger,
-    now: Date.now,
+    confirmQueue: new SqsSender(sqs, config.CONFIRM_QUEUE_URL, undefined, overrides.timeScale),
+    logger: log,
+    now: overrides.now ?? Date.now,
   };
-  const clients = deviceCloudClients(config.DEVICE_CLOUD_ACCOUNTS, env);
+  const clients = deviceCloudClients(config.DEVICE_CLOUD_ACCOUNTS, env, log);
   const pollers = await Promise.all(
     config.DEVICE_CLOUD_ACCOUNTS.map(async (account) => ({
       settings: {
@@ -93,6 +104,7 @@ export async function buildRuntime(
 export function deviceCloudClients(
   accounts: readonly AccountConfig[],
   env: Readonly<Record<string, string | undefined>>,
+  log: StructuredLogger = logger,
 ): Map<string, DeviceCloudClient> {
   return new Map(
     accounts.map((account) => {
@@ -104,7 +116,7 @@ export function deviceCloudClients(
         credentials: { username: account.username, password },
         timeoutMs: account.timeoutMs,
         playback: { responseTimeoutMs: account.playbackTimeoutMs, idleTimeoutMs: account.playbackTimeoutMs },
-        logger,
+        logger: log,
       });
       return [account.id, client];
     }),

@@ -30,6 +30,8 @@ export class SqsSender {
     private readonly sqs: SQSClient,
     readonly queueUrl: string,
     private readonly retry = { attempts: 3, delayMs: 200 },
+    /** Clock seconds per real second: delays are divided by it (the local mode's clock runs fast). */
+    private readonly timeScale = 1,
   ) {}
 
   async send(messages: readonly QueueMessage[]): Promise<void> {
@@ -48,7 +50,10 @@ export class SqsSender {
             Id: id,
             MessageBody: message.body,
             ...(message.delaySeconds !== undefined && {
-              DelaySeconds: Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil(message.delaySeconds))),
+              DelaySeconds: Math.min(
+                MAX_DELAY_SECONDS,
+                Math.max(0, Math.ceil(message.delaySeconds / this.timeScale)),
+              ),
             }),
           })),
         }),

@@ -1,0 +1,100 @@
+import { eventCodeFromName } from "@fleet-alerts/core/devicecloud";
+import { InvalidArgumentError } from "commander";
+
+/*
+ * Parsers for command-line values, in commander's argParser form: each throws an
+ * InvalidArgumentError, which commander reports with the option's name and exit code 1.
+ */
+
+/** A problem the operator can fix (a refused request, a missing setting): printed alone, exit code 1. */
+export class CliError extends Error {
+  override readonly name = "CliError";
+}
+
+const INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** What the operator wrote: an instant, and whether it was a date alone (so a whole day is meant). */
+export interface Instant {
+  ms: number;
+  dateOnly: boolean;
+}
+
+/**
+ * `YYYY-MM-DD`, `YYYY-MM-DDTHH:mm[:ss[.sss]]`, optionally with `Z` or an offset (`+05:30`, `+0530`).
+ * Without an offset the time is UTC: the service's log is in UTC, and a default that depended on
+ * the machine's time zone would make the same command mean different periods on different hosts.
+ * Calendar-invalid values are refused (Date.parse would roll 02-30 over to March).
+ */
+export function parseInstant(text: string): Instant {
+  const match = INSTANT.exec(text.trim());
+  if (!match) throw new InvalidArgumentError("expected an ISO date or time such as 2026-01-05T08:30:00Z");
+  const [, year, month, day, hours = "0", minutes = "0", seconds = "0", fraction = "0", zone = "Z"] =
+    match.map((part) => part ?? undefined);
+  const fields = [year, month, day, hours, minutes, seconds].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const [y, mo, d, h, mi, s] = fields;
+  const wallClock = new Date(Date.UTC(y, mo - 1, d, h, mi, s, Number(fraction.padEnd(3, "0"))));
+  const valid =
+    wallClock.getUTCFullYear() === y &&
+    wallClock.getUTCMonth() === mo - 1 &&
+    wallClock.getUTCDate() === d &&
+    wallClock.getUTCHours() === h &&
+    wallClock.getUTCMinutes() === mi &&
+    wallClock.getUTCSeconds() === s;
+  if (!valid) throw new InvalidArgumentError("not a valid calendar date and time");
+  return { ms: wallClock.getTime() - offsetMinutes(zone) * 60_000, dateOnly: match[4] === undefined };
+}
+
+function offsetMinutes(zone: string): number {
+  if (zone === "Z") return 0;
+  const digits = zone.replace(":", "");
+  const sign = digits.startsWith("-") ? -1 : 1;
+  const hours = Number(digits.slice(1, 3));
+  const minutes = Number(digits.slice(3, 5));
+  if (hours > 14 || minutes >= 60) throw new InvalidArgumentError(`not a valid UTC offset: ${zone}`);
+  return sign * (hours * 60 + minutes);
+}
+
+/** A whole number of at least `min`. */
+export function integerAtLeast(min: number): (text: string) => number {
+  return (text) => {
+    const value = Number(text);
+    if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < min)
+      throw new InvalidArgumentError(`expected a whole number of at least ${min}`);
+    return value;
+  };
+}
+
+/** A number of seconds, fractions allowed, of at least `min`. */
+export function secondsAtLeast(min: number): (text: string) => number {
+  return (text) => {
+    const value = Number(text);
+    if (!/^\d+(\.\d+)?$/.test(text.trim()) || value < min)
+      throw new InvalidArgumentError(`expected a number of seconds of at least ${min}`);
+    return value;
+  };
+}
+
+/** An event serial number: digits, exact at any size. */
+export function parseSerial(text: string): bigint {
+  if (!/^\d+$/.test(text.trim())) throw new InvalidArgumentError("expected a serial number (digits only)");
+  return BigInt(text.trim());
+}
+
+/** `13,16` or `OverSpeed,GSensor`: event codes by number or by the spec's name. */
+export function parseEventCodes(text: string): number[] {
+  return text.split(",").map((part) => {
+    const item = part.trim();
+    if (/^\d+$/.test(item)) return Number(item);
+    const code = eventCodeFromName(item);
+    if (code === undefined) throw new InvalidArgumentError(`unknown event code or name "${item}"`);
+    return code;
+  });
+}
