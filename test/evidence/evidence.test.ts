@@ -308,6 +308,14 @@ describe("evidence through the SQS handler", () => {
     await emulators.readInbox({ atLeast: 1 });
   });
 
+  it("fetches only the channels the device has, and lists the others as skipped", async () => {
+    const { job, prefix } = await jobFor({ minutesAgo: 100, before: 30, after: 30, channels: [1, 9] });
+    expect(await deliver([job])).toEqual([]);
+    expect(await keysUnder(emulators.bucket, prefix)).toEqual([`${prefix}ch1.mp4`, `${prefix}manifest.json`]);
+    expect((await manifestOf(prefix)).skippedChannels).toEqual([9]);
+    await emulators.readInbox({ atLeast: 1 });
+  });
+
   it("marks the evidence failed on the last receive before the DLQ", async () => {
     const { job, serialno } = await jobFor({ minutesAgo: 70, before: 30, after: 30, channels: [1] });
     simulator.control.faults.add({ endpoint: "dlplayback", kind: "status500" });

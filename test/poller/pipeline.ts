@@ -97,7 +97,7 @@ export type Pipeline = Awaited<ReturnType<typeof startPipeline>>;
 export async function pollWithClock(
   pipeline: Pipeline,
   account = "main",
-  seams: Partial<Pick<PollerDependencies, "checkpoint" | "confirmQueue" | "now">> & {
+  seams: Partial<Pick<PollerDependencies, "checkpoint" | "confirmQueue" | "now" | "wallClock">> & {
     deadlineMs?: number;
   } = {},
 ): Promise<PollSummary> {

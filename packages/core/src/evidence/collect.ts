@@ -96,8 +96,9 @@ export async function collectEvidence(
   }
 
   const segments = playbackSegments(recorded.recordedSpan);
+  const { channels, skipped } = await channelsOnDevice(job, deps);
   const clips: ManifestClip[] = [];
-  for (const channel of job.channels) {
+  for (const channel of channels) {
     for (const segment of segments) {
       const clip = clipKey(prefix, channel, segment.index, segments.length);
       const request = {
@@ -160,12 +161,33 @@ export async function collectEvidence(
       missing: recorded.missing,
     },
     clips,
+    skippedChannels: skipped,
     software: settings.software,
     createdAt: new Date(deps.now()).toISOString(),
   };
   await deps.store.putManifest(key, manifest);
   await finish(job, settings, deps, { manifestKey: key, manifest });
   return { kind: "stored", manifestKey: key, clips: clips.length, partial: manifest.coverage.partial };
+}
+
+/**
+ * The rule's channels that the device has: a rule asks for channels 1 and 2 fleet-wide, but a
+ * one-camera device answers 400 for channel 2. The channel count comes from the device list; when
+ * that cannot be read, every requested channel is tried.
+ */
+async function channelsOnDevice(
+  job: EvidenceJob,
+  deps: EvidenceDependencies,
+): Promise<{ channels: number[]; skipped: number[] }> {
+  const device = await deps.client
+    .allDevices()
+    .then((devices) => devices.find((candidate) => candidate.deviceid === job.deviceid))
+    .catch(() => undefined);
+  if (!device || device.channel < 1) return { channels: job.channels, skipped: [] };
+  return {
+    channels: job.channels.filter((channel) => channel <= device.channel),
+    skipped: job.channels.filter((channel) => channel > device.channel),
+  };
 }
 
 /** Marks the alert record and sends "evidence ready" once, whichever delivery of the job gets here. */

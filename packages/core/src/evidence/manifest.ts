@@ -45,6 +45,8 @@ export const manifestSchema = z.object({
     missing: z.array(z.object({ startMs: z.number(), endMs: z.number() })),
   }),
   clips: z.array(clipSchema),
+  /** Channels the rule asked for that the device does not have. */
+  skippedChannels: z.array(z.number().int()).default([]),
   software: z.object({ name: z.string(), version: z.string() }),
   createdAt: z.string(),
 });

@@ -39,7 +39,10 @@ export interface PollerDependencies {
   evidenceQueue: SqsSender;
   confirmQueue: SqsSender;
   logger: StructuredLogger;
+  /** The business clock: event ages, Offline due times, record timestamps. */
   now: () => number;
+  /** The wall clock the Lambda deadline is measured on (Date.now); apart from `now`, which may be simulated. */
+  wallClock?: () => number;
   /** Called at each step boundary; tests throw from it to simulate a crash there. */
   checkpoint?: (step: PollStep) => void;
 }
@@ -130,7 +133,7 @@ class AccountPoll {
     this.#states = await deps.states.loadAll(account);
     this.#fleet = await this.#loadFleet();
     for (;;) {
-      if (deps.now() >= this.deadlineMs) return this.#stop("deadline");
+      if (this.#pastDeadline()) return this.#stop("deadline");
       const cursor: bigint = this.#cursor;
       const page = await deps.client.queryEvents({ afterSerialno: cursor });
       const events = orderAfter(page.events, cursor);
@@ -157,7 +160,7 @@ class AccountPoll {
       for (const [index, chunk] of chunks.entries()) {
         const extra = index === chunks.length - 1 && rejectedThrough !== undefined ? [rejectedThrough] : [];
         const through = maxSerial([...chunk.map((event) => event.serialno), ...extra]) as bigint;
-        if (deps.now() >= this.deadlineMs) {
+        if (this.#pastDeadline()) {
           this.summary.lagSeconds = ageSeconds(chunk[0], deps.now());
           return this.#stop("deadline");
         }
@@ -166,6 +169,10 @@ class AccountPoll {
       }
     }
     return this.#stop("caught-up");
+  }
+
+  #pastDeadline(): boolean {
+    return (this.deps.wallClock ?? Date.now)() >= this.deadlineMs;
   }
 
   /** First run: start at the newest event (or the configured serial), reading no history. */

@@ -1,0 +1,112 @@
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { once } from "node:events";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { describe, expect, it } from "vitest";
+import { type LocalEvent, startLocalPipeline } from "../../packages/functions/src/local/pipeline.js";
+
+const CODES: Record<string, number> = { overspeed: 13, gsensor: 16, offline: 3, "disk-error": 12 };
+
+describe("the local mode", () => {
+  it("runs the pipeline on the simulator and emulators: alerts, inbox and evidence files agree with the ground truth", async () => {
+    const evidenceDir = await mkdtemp(join(tmpdir(), "fleet-alerts-local-"));
+    const shown: LocalEvent[] = [];
+    const pipeline = await startLocalPipeline(
+      {
+        devices: 10,
+        seed: 3,
+        speed: 300,
+        pollEverySeconds: 0.5,
+        evidenceDir,
+        fleetTimeZone: "Europe/Berlin",
+      },
+      (event) => shown.push(event),
+    );
+    // A subscriber of our own on the alerts topic, as a fleet manager's phone would be.
+    const subscriber = await pipeline.emulators.subscribeQueue({ kind: ["alert"] });
+    await sleep(6_000);
+    const received = await subscriber.read({ atLeast: 0, waitMs: 500 });
+    const events = pipeline.simulator?.control.events() ?? [];
+    const summary = await pipeline.stop();
+
+    expect(summary.problems).toEqual([]);
+    const alerts = shown.filter((event) => event.kind === "alert");
+    expect(alerts.length).toBeGreaterThan(3);
+    expect(summary.alerts).toBe(alerts.length);
+    const bySerial = new Map(events.map((event) => [event.serialno.toString(), event]));
+    for (const alert of alerts) {
+      const event = bySerial.get(alert.serialno);
+      expect(event?.appdevid, `${alert.rule} #${alert.serialno}`).toBe(CODES[alert.rule]);
+      expect(event?.deviceid).toBe(alert.deviceid);
+      expect(alert.sms.length).toBeLessThanOrEqual(160);
+    }
+    // Every message the subscriber got was shown, once.
+    const shownKeys = alerts.map((alert) => `${alert.serialno}/${alert.rule}`);
+    expect(new Set(shownKeys).size).toBe(shownKeys.length);
+    for (const message of received) {
+      const body = JSON.parse(message.bodies?.default ?? message.raw) as { serialno: string; ruleId: string };
+      expect(shownKeys).toContain(`${body.serialno}/${body.ruleId}`);
+    }
+    // Each stored clip is on disk, its bytes hashing to what the manifest beside it says.
+    const clips = shown.filter((event) => event.kind === "evidence");
+    expect(clips.length).toBeGreaterThan(0);
+    for (const clip of clips) {
+      const bytes = await readFile(clip.file);
+      expect(createHash("sha256").update(bytes).digest("hex")).toBe(clip.sha256);
+      const manifest = JSON.parse(await readFile(join(dirname(clip.file), "manifest.json"), "utf8")) as {
+        clips: { sha256: string; bytes: number }[];
+      };
+      expect(manifest.clips.map((entry) => entry.sha256)).toContain(clip.sha256);
+      expect(bytes.length).toBe(clip.bytes);
+    }
+  });
+});
+
+describe("npm start", () => {
+  async function run(args: string[]) {
+    const child = spawn("npx", ["tsx", "packages/functions/src/local/main.ts", ...args], {
+      env: { ...process.env, POWERTOOLS_METRICS_DISABLED: "true" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const [code] = (await once(child, "exit")) as [number];
+    return { code, output };
+  }
+
+  it("shows alerts and a summary, and exits cleanly after --duration", async () => {
+    const evidenceDir = await mkdtemp(join(tmpdir(), "fleet-alerts-start-"));
+    const { code, output } = await run([
+      "--duration",
+      "6",
+      "--speed",
+      "300",
+      "--poll-every",
+      "1",
+      "--evidence-dir",
+      evidenceDir,
+    ]);
+    expect(output).toMatch(/ALERT \[(info|warning|critical)\]/);
+    expect(output).toMatch(/SMS: /);
+    expect(output).toMatch(/Summary: \d+ events read, [1-9]\d* alerts/);
+    expect(code).toBe(0);
+  });
+
+  it("refuses an invalid rules file, listing every problem, before starting anything", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "fleet-alerts-rules-"));
+    const rules = join(folder, "rules.json");
+    await writeFile(
+      rules,
+      JSON.stringify({ rules: [{ id: "x", events: ["Overspeeed"], severity: "loud" }] }),
+    );
+    const { code, output } = await run(["--rules", rules]);
+    expect(code).toBe(1);
+    expect(output).toMatch(/rules\.0\.events\.0: unknown event name "Overspeeed"/);
+    expect(output).toMatch(/rules\.0\.severity/);
+    expect(output).not.toMatch(/locally:/);
+  });
+});
