@@ -29,27 +29,13 @@ export interface Instant {
 export function parseInstant(text: string): Instant {
   const match = INSTANT.exec(text.trim());
   if (!match) throw new InvalidArgumentError("expected an ISO date or time such as 2026-01-05T08:30:00Z");
-  const [, year, month, day, hours = "0", minutes = "0", seconds = "0", fraction = "0", zone = "Z"] =
-    match.map((part) => part ?? undefined);
-  const fields = [year, month, day, hours, minutes, seconds].map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const [y, mo, d, h, mi, s] = fields;
-  const wallClock = new Date(Date.UTC(y, mo - 1, d, h, mi, s, Number(fraction.padEnd(3, "0"))));
-  const valid =
-    wallClock.getUTCFullYear() === y &&
-    wallClock.getUTCMonth() === mo - 1 &&
-    wallClock.getUTCDate() === d &&
-    wallClock.getUTCHours() === h &&
-    wallClock.getUTCMinutes() === mi &&
-    wallClock.getUTCSeconds() === s;
-  if (!valid) throw new InvalidArgumentError("not a valid calendar date and time");
-  return { ms: wallClock.getTime() - offsetMinutes(zone) * 60_000, dateOnly: match[4] === undefined };
+  const [, year, month, day, hours = "00", minutes = "00", seconds = "00", fraction = "", zone = "Z"] = match;
+  const wallClock = `${year}-${month}-${day}T${hours}:${minutes}:${seconds}`;
+  const utcMs = Date.parse(`${wallClock}.${fraction.padEnd(3, "0")}Z`);
+  // A rolled-over value no longer reads as what was written.
+  if (Number.isNaN(utcMs) || new Date(utcMs).toISOString().slice(0, 19) !== wallClock)
+    throw new InvalidArgumentError("not a valid calendar date and time");
+  return { ms: utcMs - offsetMinutes(zone) * 60_000, dateOnly: match[4] === undefined };
 }
 
 function offsetMinutes(zone: string): number {

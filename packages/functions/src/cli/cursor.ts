@@ -1,0 +1,157 @@
+import { DynamoDBClient, ResourceNotFoundException } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { conditionally, keys, type TableRef } from "@fleet-alerts/core/store";
+import { Command, Option } from "commander";
+import { CliError, parseSerial } from "./parse.js";
+import { ask } from "./prompt.js";
+
+interface TableOptions {
+  table: string;
+  account: string;
+}
+
+interface SetOptions extends TableOptions {
+  yes?: boolean;
+}
+
+/** `fleet-alerts cursor ...`: where a deployed stage's poller has read the event log up to. */
+export function cursorCommand(): Command {
+  const cursor = new Command("cursor").description(
+    "show or move an account's event cursor in a stage's DynamoDB table " +
+      "(AWS region, credentials and endpoint from the standard environment)",
+  );
+  withTableOptions(cursor.command("show"))
+    .description("print the serial number the poller has read up to")
+    .action(show);
+  withTableOptions(cursor.command("set"))
+    .description(
+      "move the cursor to SERIALNO, forward (skip events) or backward (read them again; events " +
+        "already decided are not alerted twice)",
+    )
+    .argument("<serialno>", "the last serial number to count as read", parseSerial)
+    .option("--yes", "do not ask for confirmation")
+    .action(set);
+  return cursor;
+}
+
+function withTableOptions(command: Command): Command {
+  return command
+    .addOption(new Option("--table <name>", "the stage's table").env("TABLE_NAME").makeOptionMandatory())
+    .option("--account <id>", "the account (its id in DEVICE_CLOUD_ACCOUNTS)", "main");
+}
+
+interface CursorItem {
+  serialno: bigint;
+  updatedAt?: string;
+}
+
+/** Runs `work` on the stage's table; a table that is not there is the operator's to fix, said plainly. */
+async function onTable<T>(options: TableOptions, work: (table: TableRef) => Promise<T>): Promise<T> {
+  // Loaded on use: the runtime brings the SNS and SQS clients and Powertools along, which every
+  // other command would otherwise pay for at start.
+  const { awsClientConfig } = await import("../runtime.js");
+  const client = new DynamoDBClient(awsClientConfig(process.env, "DYNAMODB"));
+  try {
+    return await work({ documents: DynamoDBDocumentClient.from(client), tableName: options.table });
+  } catch (error) {
+    if (error instanceof ResourceNotFoundException)
+      throw new CliError(`no table ${options.table} (check --table or TABLE_NAME, and the AWS region)`);
+    throw error;
+  } finally {
+    client.destroy();
+  }
+}
+
+function show(options: TableOptions): Promise<void> {
+  return onTable(options, async (table) => {
+    const item = await readCursor(table, options.account);
+    console.log(
+      item === undefined
+        ? `account ${options.account}: no cursor yet (the first poll starts at the newest event)`
+        : `account ${options.account}: ${describeCursor(item)}`,
+    );
+  });
+}
+
+function set(serialno: bigint, options: SetOptions): Promise<void> {
+  return onTable(options, (table) => moveCursor(table, serialno, options));
+}
+
+async function moveCursor(table: TableRef, serialno: bigint, options: SetOptions): Promise<void> {
+  const current = await readCursor(table, options.account);
+  const from = current === undefined ? "no cursor" : describeCursor(current);
+  console.error(`account ${options.account}: ${from}; moving it to ${serialno}`);
+  if (!options.yes) await confirmSerial(serialno);
+  if (!(await putCursor(table, options.account, serialno, current?.serialno))) {
+    throw new CliError(
+      "the cursor changed while you confirmed (a poller ran?): nothing written; run it again",
+    );
+  }
+  const direction =
+    current === undefined || serialno > current.serialno
+      ? "events up to it will not be read"
+      : serialno < current.serialno
+        ? "events after it will be read again; those already decided are not alerted twice"
+        : "unchanged";
+  console.log(`account ${options.account}: cursor set to ${serialno} (${direction})`);
+}
+
+/** Asks the operator to type the serial again; refuses when nobody is at a terminal to answer. */
+async function confirmSerial(serialno: bigint): Promise<void> {
+  if (!process.stdin.isTTY)
+    throw new CliError("refusing to move the cursor unconfirmed: stdin is not a terminal (pass --yes)");
+  const answer = await ask(`Type the serial number again to confirm (${serialno}): `);
+  if (answer !== serialno.toString()) throw new CliError("not confirmed: the cursor was not moved");
+}
+
+async function readCursor(table: TableRef, account: string): Promise<CursorItem | undefined> {
+  const { Item } = await table.documents.send(
+    new GetCommand({
+      TableName: table.tableName,
+      Key: { pk: keys.account(account), sk: keys.cursor },
+      ConsistentRead: true,
+    }),
+  );
+  if (typeof Item?.serialno !== "string") return undefined;
+  return {
+    serialno: BigInt(Item.serialno),
+    ...(typeof Item.updatedAt === "string" && { updatedAt: Item.updatedAt }),
+  };
+}
+
+/**
+ * Writes the cursor item as the poller does (serialno as a decimal string). A plain put, not
+ * CursorStore.advance: that only moves forward, as the poller must, while an operator may move it
+ * back. The put is conditional on the value the operator saw, so that a poller moving the cursor
+ * meanwhile is not silently overwritten. False when that value changed.
+ */
+function putCursor(
+  table: TableRef,
+  account: string,
+  serialno: bigint,
+  expected: bigint | undefined,
+): Promise<boolean> {
+  return conditionally(() =>
+    table.documents.send(
+      new PutCommand({
+        TableName: table.tableName,
+        Item: {
+          pk: keys.account(account),
+          sk: keys.cursor,
+          serialno: serialno.toString(),
+          updatedAt: new Date().toISOString(),
+        },
+        ...(expected === undefined
+          ? { ConditionExpression: "attribute_not_exists(pk)" }
+          : {
+              ConditionExpression: "serialno = :expected",
+              ExpressionAttributeValues: { ":expected": expected.toString() },
+            }),
+      }),
+    ),
+  );
+}
+
+function describeCursor(item: CursorItem): string {
+  return `cursor at ${item.serialno}${item.updatedAt ? ` (moved ${item.updatedAt})` : ""}`;
+}

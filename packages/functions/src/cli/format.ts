@@ -1,0 +1,25 @@
+/** Rows as lines of columns aligned with two spaces between them; the header is the first line. */
+export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  const widths = header.map((title, column) =>
+    rows.reduce((widest, row) => Math.max(widest, (row[column] ?? "").length), title.length),
+  );
+  return [header, ...rows].map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join("  ")
+      .trimEnd(),
+  );
+}
+
+export function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+/** JSON with bigints (serial numbers) as their exact digits. */
+export function toJson(value: unknown): string {
+  return JSON.stringify(
+    value,
+    (_key, item: unknown) => (typeof item === "bigint" ? item.toString() : item),
+    2,
+  );
+}

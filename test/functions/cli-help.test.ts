@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { fleetAlerts } from "./cli-run.js";
+
+describe("fleet-alerts --help", () => {
+  it("lists every command, and each command its options, with no option for a password", async () => {
+    const commands = [
+      ["rules", "replay"],
+      ["cursor", "set"],
+      ["evidence", "fetch"],
+      ["devices"],
+      ["events", "tail"],
+    ];
+    const [program, ...helps] = await Promise.all([
+      fleetAlerts(["--help"]),
+      ...commands.map((command) => fleetAlerts([...command, "--help"])),
+    ]);
+    expect(program?.code).toBe(0);
+    for (const name of ["rules", "cursor", "evidence", "devices", "events"])
+      expect(program?.stdout).toMatch(new RegExp(`\\n {2}${name}\\b`));
+
+    const expectedOptions = [
+      ["--from <time>", "--to <time>", "--rules <file>", "--now <time>", "--json"],
+      ["--table <name>", "(env: TABLE_NAME)", "--account <id>", '(default: "main")', "--yes"],
+      [
+        "--device <id>",
+        "--at <time>",
+        "--before <seconds>",
+        "--after <seconds>",
+        "--channel <n>",
+        "--out <file>",
+        "--utc-offset <+hhmm>",
+      ],
+      ["--json"],
+      ["--from-serial <serialno>", "--interval <seconds>", "--duration <seconds>", "--codes <list>"],
+    ];
+    for (const [index, help] of helps.entries()) {
+      const command = commands[index]?.join(" ");
+      expect(help?.code).toBe(0);
+      // Commander wraps long lines to the terminal's width: compare with the wrapping undone.
+      const text = help?.stdout.replace(/\s+/g, " ");
+      expect(text).toMatch(new RegExp(`^Usage: fleet-alerts ${command} `));
+      for (const option of expectedOptions[index] ?? []) expect(text).toContain(option);
+      expect(text).not.toMatch(/--password/);
+      if (command !== "cursor set") {
+        for (const option of [
+          "--base-url <url>",
+          "(env: DEVICE_CLOUD_BASE_URL)",
+          "--username <name>",
+          "--timeout-ms <ms>",
+        ])
+          expect(text).toContain(option);
+        expect(text).toContain("The password is read from DEVICE_CLOUD_PASSWORD");
+      }
+    }
+  });
+});
