@@ -2,10 +2,9 @@
  * `npm start`: the whole pipeline on this machine, on the embedded simulator (or a real device
  * cloud with --base-url), with AWS emulated. Ctrl-C or --duration stops it with a summary.
  */
-import { createInterface } from "node:readline/promises";
-import { Writable } from "node:stream";
 import { InvalidRulesError, loadRulesFile } from "@fleet-alerts/core/rules";
 import { Command, InvalidArgumentError } from "commander";
+import { askHidden } from "../cli/prompt.js";
 import { type LocalEvent, type LocalOptions, startLocalPipeline } from "./pipeline.js";
 
 interface CliOptions {
@@ -94,16 +93,10 @@ function display(event: LocalEvent) {
 }
 
 /** The password of a real device cloud: from the environment, or asked for without echo. */
-async function password(): Promise<string> {
+async function password(baseUrl: string, username: string): Promise<string> {
   if (process.env.DEVICE_CLOUD_PASSWORD) return process.env.DEVICE_CLOUD_PASSWORD;
   if (!process.stdin.isTTY) throw new Error("set DEVICE_CLOUD_PASSWORD (no terminal to ask on)");
-  const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
-  process.stdout.write("Device-cloud password: ");
-  const prompt = createInterface({ input: process.stdin, output: silent, terminal: true });
-  const answer = await prompt.question("");
-  prompt.close();
-  process.stdout.write("\n");
-  return answer;
+  return askHidden(`Password of ${username} at ${baseUrl}: `);
 }
 
 async function main(): Promise<number> {
@@ -131,7 +124,7 @@ async function main(): Promise<number> {
       deviceCloud: {
         baseUrl: options.baseUrl,
         username: options.username as string,
-        password: await password(),
+        password: await password(options.baseUrl, options.username as string),
       },
     }),
   };
