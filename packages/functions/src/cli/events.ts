@@ -45,7 +45,8 @@ async function followEvents(options: TailOptions): Promise<void> {
   const client = await connect(options);
   const stopping = new AbortController();
   const stop = () => stopping.abort();
-  process.once("SIGINT", stop);
+  // `on`: under npm a Ctrl-C arrives twice, and an unheard second one would kill the process.
+  process.on("SIGINT", stop);
   const deadline = options.duration === undefined ? undefined : setTimeout(stop, options.duration * 1000);
   const { signal } = stopping;
   let printed = 0;

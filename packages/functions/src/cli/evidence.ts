@@ -76,7 +76,8 @@ async function fetchEvidence(options: FetchOptions): Promise<void> {
   const part = `${options.out}.part`;
   const interrupt = new AbortController();
   const stop = () => interrupt.abort();
-  process.once("SIGINT", stop);
+  // `on`: under npm a Ctrl-C arrives twice, and an unheard second one would kill the process.
+  process.on("SIGINT", stop);
   try {
     const download = await client.downloadPlayback(
       {

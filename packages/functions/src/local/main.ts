@@ -140,8 +140,10 @@ async function main(): Promise<number> {
 
   await new Promise<void>((resolve) => {
     const timer = options.duration ? setTimeout(resolve, options.duration * 1000) : undefined;
+    // `on`, not `once`: under `npm start` a Ctrl-C arrives twice (from the terminal and forwarded by
+    // npm), and a signal with no listener would kill the process in the middle of stopping.
     for (const signal of ["SIGINT", "SIGTERM"] as const) {
-      process.once(signal, () => {
+      process.on(signal, () => {
         clearTimeout(timer);
         resolve();
       });
