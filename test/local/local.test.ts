@@ -53,6 +53,12 @@ describe("the local mode", () => {
     // Each stored clip is on disk, its bytes hashing to what the manifest beside it says.
     const clips = shown.filter((event) => event.kind === "evidence");
     expect(clips.length).toBeGreaterThan(0);
+    // Downloads report their progress, up to the announced size.
+    const progress = shown.filter((event) => event.kind === "evidence-progress");
+    expect(progress.length).toBeGreaterThanOrEqual(clips.length);
+    for (const report of progress)
+      expect(report.bytes).toBeLessThanOrEqual(report.totalBytes ?? Number.POSITIVE_INFINITY);
+    expect(progress.some((report) => report.bytes === report.totalBytes)).toBe(true);
     for (const clip of clips) {
       const bytes = await readFile(clip.file);
       expect(createHash("sha256").update(bytes).digest("hex")).toBe(clip.sha256);

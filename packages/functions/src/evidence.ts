@@ -54,6 +54,7 @@ function buildEvidenceRuntime(
       requeue: new SqsSender(sqs, config.EVIDENCE_QUEUE_URL, undefined, overrides.timeScale),
       logger: log,
       now: overrides.now ?? Date.now,
+      ...(overrides.evidenceProgress && { progress: overrides.evidenceProgress }),
     },
   };
 }

@@ -13,6 +13,7 @@ import {
 } from "@fleet-alerts/core/config";
 import { AccountLock, CursorStore } from "@fleet-alerts/core/cursor";
 import { DeviceCloudClient } from "@fleet-alerts/core/devicecloud";
+import type { EvidenceDependencies } from "@fleet-alerts/core/evidence";
 import { OfflineCheckStore } from "@fleet-alerts/core/offline";
 import { type AccountPoller, RejectedEventStore, RuleStateStore } from "@fleet-alerts/core/poller";
 import { SqsSender } from "@fleet-alerts/core/queue";
@@ -57,6 +58,8 @@ export interface RuntimeOverrides {
   now?: () => number;
   /** Clock seconds per real second (the simulator's speed); SQS delays are divided by it. */
   timeScale?: number;
+  /** How evidence downloads are going, for a live display. */
+  evidenceProgress?: EvidenceDependencies["progress"];
 }
 
 export async function buildRuntime(

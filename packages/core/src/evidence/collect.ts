@@ -31,6 +31,8 @@ export interface EvidenceDependencies {
   requeue: SqsSender;
   logger: StructuredLogger;
   now: () => number;
+  /** Told how a download is going (the local mode shows it); `totalBytes` when the service said. */
+  progress?: (download: { key: string; bytes: number; totalBytes?: number }) => void;
 }
 
 export type EvidenceOutcome =
@@ -109,14 +111,7 @@ export async function collectEvidence(
         utcOffset: settings.utcOffsetMinutes,
       };
       const playback = deps.client.playbackUrl(request);
-      const stored =
-        (await deps.store.storedClip(clip)) ??
-        (await deps.store.storeClip(clip, (await deps.client.downloadPlayback(request)).body, {
-          deviceid: job.deviceid,
-          serialno: job.serialno,
-          channel: String(channel),
-          "alert-id": job.alertId,
-        }));
+      const stored = (await deps.store.storedClip(clip)) ?? (await fetchClip(clip, request, job, deps));
       clips.push({
         key: clip,
         channel,
@@ -168,6 +163,35 @@ export async function collectEvidence(
   await deps.store.putManifest(key, manifest);
   await finish(job, settings, deps, { manifestKey: key, manifest });
   return { kind: "stored", manifestKey: key, clips: clips.length, partial: manifest.coverage.partial };
+}
+
+/** Downloads one clip into the store, reporting progress when someone listens. */
+async function fetchClip(
+  key: string,
+  request: Parameters<DeviceCloudClient["downloadPlayback"]>[0],
+  job: EvidenceJob,
+  deps: EvidenceDependencies,
+) {
+  const download = await deps.client.downloadPlayback(request);
+  const { progress } = deps;
+  const metadata = {
+    deviceid: job.deviceid,
+    serialno: job.serialno,
+    channel: String(request.channel),
+    "alert-id": job.alertId,
+  };
+  return deps.store.storeClip(
+    key,
+    download.body,
+    metadata,
+    progress &&
+      ((bytes) =>
+        progress({
+          key,
+          bytes,
+          ...(download.contentLength !== undefined && { totalBytes: download.contentLength }),
+        })),
+  );
 }
 
 /**

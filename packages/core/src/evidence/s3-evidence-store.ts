@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Readable } from "node:stream";
+import { type Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import {
   CopyObjectCommand,
@@ -70,7 +70,8 @@ export class S3EvidenceStore {
     key: string,
     body: Readable,
     metadata: Record<string, string>,
-    abort?: AbortSignal,
+    /** Told the bytes received so far as they arrive, for a progress display. */
+    onProgress?: (bytes: number) => void,
   ): Promise<StoredClip> {
     const verifier = createMp4Verifier();
     // A key of its own per attempt: two deliveries of one job running at once cannot mix their parts.
@@ -88,11 +89,22 @@ export class S3EvidenceStore {
       partSize: 8 * 1024 * 1024,
       queueSize: 2,
       leavePartsOnError: false,
-      ...(abort && { abortController: toAbortController(abort) }),
+    });
+    let received = 0;
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        received += chunk.length;
+        onProgress?.(received);
+        done(null, chunk);
+      },
     });
     let facts: Mp4Facts;
     try {
-      [facts] = await Promise.all([verifier.facts(), upload.done(), pipeline(body, verifier.stream)]);
+      [facts] = await Promise.all([
+        verifier.facts(),
+        upload.done(),
+        pipeline(body, counted, verifier.stream),
+      ]);
     } catch (error) {
       await upload.abort().catch(() => undefined);
       body.destroy();
@@ -132,10 +144,4 @@ export class S3EvidenceStore {
       }),
     );
   }
-}
-
-function toAbortController(signal: AbortSignal): AbortController {
-  const controller = new AbortController();
-  signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
-  return controller;
 }

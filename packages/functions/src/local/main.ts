@@ -78,6 +78,15 @@ function display(event: LocalEvent) {
     case "evidence-unavailable":
       print(`${time} evidence unavailable #${event.serialno} device ${event.deviceid}`);
       break;
+    case "evidence-progress": {
+      const total = event.totalBytes ? `/${(event.totalBytes / 1_048_576).toFixed(1)}` : "";
+      const line = `fetching ${event.key}: ${(event.bytes / 1_048_576).toFixed(1)}${total} MB`;
+      if (tty) {
+        process.stdout.write(`\r\x1b[K${line}`);
+        statusShown = true;
+      }
+      break;
+    }
     case "problem":
       print(`${time} PROBLEM ${event.message}`);
       break;

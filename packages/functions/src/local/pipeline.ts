@@ -44,6 +44,7 @@ export type LocalEvent =
       rule: string;
     }
   | { kind: "evidence"; file: string; bytes: number; sha256: string }
+  | { kind: "evidence-progress"; key: string; bytes: number; totalBytes?: number }
   | { kind: "evidence-unavailable"; serialno: string; deviceid: string }
   | {
       kind: "status";
@@ -125,7 +126,11 @@ export async function startLocalPipeline(
     problems: [] as string[],
   };
   const logger = displayLogger(show, totals);
-  const overrides = { logger, ...clock };
+  const overrides = {
+    logger,
+    ...clock,
+    evidenceProgress: throttled((download) => show({ kind: "evidence-progress", ...download })),
+  };
   const poll = createPollHandler(env, overrides);
   const confirm = createConfirmHandler(env, overrides);
   const evidence = createEvidenceHandler(env, overrides);
@@ -177,6 +182,18 @@ export async function startLocalPipeline(
       const { eventsRead, alerts, suppressed, evidenceStored, problems } = totals;
       return { eventsRead, alerts, suppressed, evidenceStored, problems };
     },
+  };
+}
+
+/** At most one progress report per clip every quarter second, and always the last one. */
+function throttled(report: (download: { key: string; bytes: number; totalBytes?: number }) => void) {
+  const last = new Map<string, number>();
+  return (download: { key: string; bytes: number; totalBytes?: number }) => {
+    const now = Date.now();
+    const finished = download.totalBytes !== undefined && download.bytes >= download.totalBytes;
+    if (!finished && now - (last.get(download.key) ?? 0) < 250) return;
+    last.set(download.key, now);
+    report(download);
   };
 }
 
