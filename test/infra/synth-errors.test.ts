@@ -1,20 +1,10 @@
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { rm, writeFile } from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
+import { runScript } from "../support/run-script.js";
 
 // `npm run synth` as an ops team runs it, in a child process (SST keeps per-process state).
-async function synth(stage: string) {
-  const child = spawn("npx", ["tsx", "scripts/synth.ts"], {
-    env: { ...process.env, SST_STAGE: stage, SYNTH_OUTDIR: `.build/synth-${stage}` },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const [code] = (await once(child, "exit")) as [number];
-  return { code, output };
-}
+const synth = (stage: string) =>
+  runScript("scripts/synth.ts", [], { SST_STAGE: stage, SYNTH_OUTDIR: `.build/synth-${stage}` });
 
 const created: string[] = [];
 async function stageFile(stage: string, config: unknown) {

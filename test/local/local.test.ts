@@ -1,12 +1,11 @@
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { once } from "node:events";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { type LocalEvent, startLocalPipeline } from "../../packages/functions/src/local/pipeline.js";
+import { runScript } from "../support/run-script.js";
 
 const CODES: Record<string, number> = { overspeed: 13, gsensor: 16, offline: 3, "disk-error": 12 };
 
@@ -72,17 +71,8 @@ describe("the local mode", () => {
 });
 
 describe("npm start", () => {
-  async function run(args: string[]) {
-    const child = spawn("npx", ["tsx", "packages/functions/src/local/main.ts", ...args], {
-      env: { ...process.env, POWERTOOLS_METRICS_DISABLED: "true" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const [code] = (await once(child, "exit")) as [number];
-    return { code, output };
-  }
+  const run = (args: string[]) =>
+    runScript("packages/functions/src/local/main.ts", args, { POWERTOOLS_METRICS_DISABLED: "true" });
 
   it("shows alerts and a summary, and exits cleanly after --duration", async () => {
     const evidenceDir = await mkdtemp(join(tmpdir(), "fleet-alerts-start-"));
