@@ -2,7 +2,8 @@ import { BatchProcessor, EventType, processPartialResponse } from "@aws-lambda-p
 import { confirmOffline, offlineCheckJobSchema } from "@fleet-alerts/core/offline";
 import type { Context, SQSEvent, SQSRecord } from "aws-lambda";
 import { logger } from "./observability.js";
-import { buildRuntime, type PollerRuntime, type RuntimeOverrides } from "./runtime.js";
+import { cachedOnSuccess } from "./once.js";
+import { buildRuntime, type RuntimeOverrides } from "./runtime.js";
 import { withSecrets } from "./secrets.js";
 
 /**
@@ -14,11 +15,13 @@ export function createConfirmHandler(
   options: RuntimeOverrides = {},
 ) {
   const log = options.logger ?? logger;
-  let runtime: Promise<PollerRuntime> | undefined;
+  const getRuntime = cachedOnSuccess(() =>
+    withSecrets(env).then((resolved) => buildRuntime(resolved, options)),
+  );
   const processor = new BatchProcessor(EventType.SQS);
 
   const confirmRecord = async (record: SQSRecord) => {
-    const { pollers } = await (runtime as Promise<PollerRuntime>);
+    const { pollers } = await getRuntime();
     const job = offlineCheckJobSchema.parse(JSON.parse(record.body));
     const poller = pollers.find((candidate) => candidate.settings.account === job.account);
     if (!poller) throw new Error(`offline check for unknown account ${job.account}`);
@@ -34,8 +37,7 @@ export function createConfirmHandler(
 
   return async (event: SQSEvent, context: Context) => {
     // Built on the first invocation: a configuration error fails it whole, naming the variable.
-    runtime ??= withSecrets(env).then((resolved) => buildRuntime(resolved, options));
-    await runtime;
+    await getRuntime();
     return processPartialResponse(event, confirmRecord, processor, {
       context,
       throwOnFullBatchFailure: false,

@@ -10,6 +10,7 @@ import { alertOf, collectEvidence, evidenceJobSchema, S3EvidenceStore } from "@f
 import { SqsSender } from "@fleet-alerts/core/queue";
 import type { Context, SQSEvent, SQSRecord } from "aws-lambda";
 import { logger } from "./observability.js";
+import { cachedOnSuccess } from "./once.js";
 import { awsClientConfig, deviceCloudClients, type RuntimeOverrides } from "./runtime.js";
 import { withSecrets } from "./secrets.js";
 
@@ -59,8 +60,6 @@ function buildEvidenceRuntime(
   };
 }
 
-type EvidenceRuntime = ReturnType<typeof buildEvidenceRuntime>;
-
 /**
  * The evidence function: SQS-triggered, one evidence job per message, partial batch failures. A
  * failed job comes back after a growing delay (its visibility is extended: 30 s, 60 s, 120 s...)
@@ -72,11 +71,13 @@ export function createEvidenceHandler(
   options: RuntimeOverrides = {},
 ) {
   const log = options.logger ?? logger;
-  let runtime: Promise<EvidenceRuntime> | undefined;
+  const getRuntime = cachedOnSuccess(() =>
+    withSecrets(env).then((resolved) => buildEvidenceRuntime(resolved, options)),
+  );
   const processor = new BatchProcessor(EventType.SQS);
 
   const collect = async (record: SQSRecord) => {
-    const { config, clients, settings, deps, sqs, alerts } = await (runtime as Promise<EvidenceRuntime>);
+    const { config, clients, settings, deps, sqs, alerts } = await getRuntime();
     const job = evidenceJobSchema.parse(JSON.parse(record.body));
     const attributes = {
       account: job.account,
@@ -126,8 +127,7 @@ export function createEvidenceHandler(
   // batch finds the first delivery's manifest. Failures are reported per record, never thrown whole.
   return async (event: SQSEvent, context: Context) => {
     // Built on the first invocation: a configuration error fails it whole, naming the variable.
-    runtime ??= withSecrets(env).then((resolved) => buildEvidenceRuntime(resolved, options));
-    await runtime;
+    await getRuntime();
     return processPartialResponse(event, collect, processor, {
       context,
       processInParallel: false,

@@ -1,7 +1,8 @@
 import { runPollers } from "@fleet-alerts/core/poller";
 import type { Context } from "aws-lambda";
 import { logger, publishPollMetrics } from "./observability.js";
-import { buildRuntime, type PollerRuntime, type RuntimeOverrides } from "./runtime.js";
+import { cachedOnSuccess } from "./once.js";
+import { buildRuntime, type RuntimeOverrides } from "./runtime.js";
 import { withSecrets } from "./secrets.js";
 
 /**
@@ -12,10 +13,11 @@ export function createPollHandler(
   env: Readonly<Record<string, string | undefined>>,
   options: RuntimeOverrides = {},
 ) {
-  let runtime: Promise<PollerRuntime> | undefined;
+  const getRuntime = cachedOnSuccess(() =>
+    withSecrets(env).then((resolved) => buildRuntime(resolved, options)),
+  );
   return async (_event: unknown, context: Pick<Context, "getRemainingTimeInMillis">) => {
-    runtime ??= withSecrets(env).then((resolved) => buildRuntime(resolved, options));
-    const { config, pollers } = await runtime;
+    const { config, pollers } = await getRuntime();
     const startedMs = Date.now();
     const deadlineMs = startedMs + context.getRemainingTimeInMillis() - config.DEADLINE_MARGIN_SECONDS * 1000;
     const summaries = await runPollers(pollers, {
