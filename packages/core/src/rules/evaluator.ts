@@ -31,8 +31,11 @@ export type Decision =
 export interface Evaluation {
   decisions: Decision[];
   /** The states this event changed, by rule id, to be saved once the decisions are carried out. */
-  changed: Map<string, RuleState>;
+  changed: ReadonlyMap<string, RuleState>;
 }
+
+// Most events match no rule: they share this result instead of allocating one each.
+const NOTHING_CHANGED: ReadonlyMap<string, RuleState> = new Map();
 
 /**
  * Decides what one event means under the rules: pure, so that the same event, rules, states and
@@ -46,8 +49,8 @@ export function evaluateEvent(
   nowMs: number,
 ): Evaluation {
   const decisions: Decision[] = [];
-  const changed = new Map<string, RuleState>();
-  const eventMs = Date.parse(event.eventtime);
+  let changed: Map<string, RuleState> | undefined;
+  let eventMs: number | undefined;
   for (const rule of rules) {
     if (event.appdevid === EVENT_CODES.Online && rule.offlineForMinutes !== undefined) {
       if (ruleAppliesTo(rule, { appdevid: EVENT_CODES.Offline, deviceid: event.deviceid })) {
@@ -57,6 +60,8 @@ export function evaluateEvent(
     if (!ruleAppliesTo(rule, event)) continue;
     const state = stateOf(rule.id);
     if (state && event.serialno <= state.seenSerialno) continue; // decided in an earlier run
+    eventMs ??= Date.parse(event.eventtime);
+    changed ??= new Map();
     const seen: RuleState = { ...(state ?? { suppressed: 0 }), seenSerialno: event.serialno };
     const ageSeconds = Math.floor((nowMs - eventMs) / 1000);
     if (rule.staleAfterSeconds !== undefined && ageSeconds > rule.staleAfterSeconds) {
@@ -72,7 +77,7 @@ export function evaluateEvent(
       changed.set(rule.id, outcome.state);
     }
   }
-  return { decisions, changed };
+  return { decisions, changed: changed ?? NOTHING_CHANGED };
 }
 
 /**
