@@ -31,30 +31,33 @@ export async function deliverAlerts(
     })),
   );
   let transient: string | undefined;
-  for (const outcome of outcomes) {
-    const record = byId.get(outcome.alertId) as AlertRecord;
-    const attributes = {
-      account: record.account,
-      serialno: record.serialno.toString(),
-      deviceid: record.deviceid,
-      rule: record.ruleId,
-    };
-    if (outcome.ok) {
-      await deps.alerts.markPublished(record, outcome.messageId, deps.now());
-      counts.alertsPublished++;
-      deps.logger.info("alert published", {
-        ...attributes,
-        severity: record.severity,
-        sms: record.message?.sms,
-      });
-    } else if (outcome.permanent) {
-      await deps.alerts.markFailed(record, outcome.reason);
-      counts.alertsFailed++;
-      deps.logger.error("alert refused by SNS", { ...attributes, reason: outcome.reason });
-    } else {
-      transient = outcome.reason;
-    }
-  }
+  // Distinct records: marked concurrently; the step is over only when every mark is written.
+  await Promise.all(
+    outcomes.map(async (outcome) => {
+      const record = byId.get(outcome.alertId) as AlertRecord;
+      const attributes = {
+        account: record.account,
+        serialno: record.serialno.toString(),
+        deviceid: record.deviceid,
+        rule: record.ruleId,
+      };
+      if (outcome.ok) {
+        await deps.alerts.markPublished(record, outcome.messageId, deps.now());
+        counts.alertsPublished++;
+        deps.logger.info("alert published", {
+          ...attributes,
+          severity: record.severity,
+          sms: record.message?.sms,
+        });
+      } else if (outcome.permanent) {
+        await deps.alerts.markFailed(record, outcome.reason);
+        counts.alertsFailed++;
+        deps.logger.error("alert refused by SNS", { ...attributes, reason: outcome.reason });
+      } else {
+        transient = outcome.reason;
+      }
+    }),
+  );
   if (transient !== undefined)
     throw new Error(`SNS did not accept every alert; the next run retries: ${transient}`);
 }
@@ -90,6 +93,6 @@ export async function queueEvidence(
       return { body: JSON.stringify(job) };
     }),
   );
-  for (const record of wanting) await deps.alerts.markEvidenceQueued(record, deps.now());
+  await Promise.all(wanting.map((record) => deps.alerts.markEvidenceQueued(record, deps.now())));
   counts.evidenceJobs += wanting.length;
 }

@@ -280,9 +280,13 @@ class AccountPoll {
     for (const { event, decision } of offlineSteps) await this.#offlineStep(event, decision);
     deps.checkpoint?.("side-effects-sent");
 
-    for (const { deviceid, ruleId, state, fields } of changedStates) {
-      await deps.states.save(account, deviceid, ruleId, state, fields);
-    }
+    // The last state of each rule and device in the chunk, written concurrently (distinct keys).
+    const latest = new Map(changedStates.map((change) => [stateKey(change.deviceid, change.ruleId), change]));
+    await Promise.all(
+      [...latest.values()].map(({ deviceid, ruleId, state, fields }) =>
+        deps.states.save(account, deviceid, ruleId, state, fields),
+      ),
+    );
     deps.checkpoint?.("states-saved");
 
     if (!(await deps.cursors.advance(account, from, through, deps.now()))) {
