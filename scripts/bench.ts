@@ -1,11 +1,12 @@
 /**
  * `npm run bench`: the performance figures, measured (never asserted by tests). Each prints its
  * target and whether it was met; the same figures go to .build/bench.json with the machine.
- * Sections still to come (see the benchmark issue): backlog catch-up, event-to-alert latency,
- * evidence memory and throughput, monthly cost.
+ * Sections still to come (see the benchmark issue): event-to-alert latency, evidence memory and
+ * throughput, monthly cost.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, totalmem } from "node:os";
+import { measureBacklog } from "./bench/backlog.js";
 import { measureColdStarts } from "./bench/cold-start.js";
 import { defaultRules, hundredRules, measureRuleEvaluation } from "./bench/rules.js";
 
@@ -28,6 +29,15 @@ console.log(
 );
 console.log(`  100 rules: ${withHundred.eventsPerSecond.toLocaleString("en")} events/s`);
 
+console.log("\nBacklog catch-up (real poll handler, dynalite and fauxqs in-process)");
+const backlog = await measureBacklog();
+console.log(
+  `  ${backlog.events} events, ${backlog.alerts} alerts in ${backlog.pipelineSeconds} s: ${backlog.eventsPerSecond} events/s, ${backlog.alertsPerSecond} alerts/s   target >= 1,000 alerts/s: ${mark(backlog.alertsPerSecond >= 1_000)}`,
+);
+console.log(
+  `  baselines: the client alone reads ${backlog.rawReadEventsPerSecond} events/s; one Publish per alert: ${backlog.naiveAlertsPerSecond} alerts/s   target >= 5x naive: ${mark(backlog.alertsPerSecond >= 5 * backlog.naiveAlertsPerSecond)}`,
+);
+
 console.log("\nCold start (bundled handler, module initialisation in a fresh process, median of 10)");
 const coldStarts = await measureColdStarts();
 for (const result of coldStarts) {
@@ -39,6 +49,6 @@ for (const result of coldStarts) {
 await mkdir(".build", { recursive: true });
 await writeFile(
   ".build/bench.json",
-  `${JSON.stringify({ machine, date: new Date().toISOString(), ruleEvaluation: { withDefaults, withHundred }, coldStarts }, null, 2)}\n`,
+  `${JSON.stringify({ machine, date: new Date().toISOString(), ruleEvaluation: { withDefaults, withHundred }, backlog, coldStarts }, null, 2)}\n`,
 );
 console.log("\nFigures written to .build/bench.json");
