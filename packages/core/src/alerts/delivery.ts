@@ -14,15 +14,17 @@ export interface DeliveryDependencies {
 
 /**
  * Publishes the pending records and marks each as published (or failed for good). A failure that
- * may pass is thrown, so that the cursor stays and the next run tries again.
+ * may pass is thrown, so that the cursor stays and the next run tries again. Returns the records as
+ * they now stand, so that the next step need not read them again.
  */
 export async function deliverAlerts(
   records: readonly AlertRecord[],
   deps: DeliveryDependencies,
   counts: { alertsPublished: number; alertsFailed: number },
-): Promise<void> {
+): Promise<AlertRecord[]> {
   const pending = records.filter((record) => record.status === "pending" && record.message);
-  if (pending.length === 0) return;
+  if (pending.length === 0) return [...records];
+  const settled = new Map<string, AlertRecord>();
   const byId = new Map(pending.map((record) => [record.alertId, record]));
   const outcomes = await deps.publisher.publish(
     pending.map((record) => ({
@@ -43,6 +45,7 @@ export async function deliverAlerts(
       };
       if (outcome.ok) {
         await deps.alerts.markPublished(record, outcome.messageId, deps.now());
+        settled.set(record.alertId, { ...record, status: "published", snsMessageId: outcome.messageId });
         counts.alertsPublished++;
         deps.logger.info("alert published", {
           ...attributes,
@@ -51,6 +54,7 @@ export async function deliverAlerts(
         });
       } else if (outcome.permanent) {
         await deps.alerts.markFailed(record, outcome.reason);
+        settled.set(record.alertId, { ...record, status: "failed", failure: outcome.reason });
         counts.alertsFailed++;
         deps.logger.error("alert refused by SNS", { ...attributes, reason: outcome.reason });
       } else {
@@ -60,6 +64,7 @@ export async function deliverAlerts(
   );
   if (transient !== undefined)
     throw new Error(`SNS did not accept every alert; the next run retries: ${transient}`);
+  return records.map((record) => settled.get(record.alertId) ?? record);
 }
 
 /** Sends the evidence job of each published alert that wants video and has none queued yet. */

@@ -123,9 +123,8 @@ export async function confirmOffline(
     record = await deps.alerts.get(job.account, serialno, rule.id);
   }
   const counts = { alertsPublished: 0, alertsFailed: 0, evidenceJobs: 0 };
-  await deliverAlerts(record ? [record] : [], deps, counts);
-  const delivered = await deps.alerts.get(job.account, serialno, rule.id);
-  await queueEvidence(delivered ? [delivered] : [], deps, counts);
+  const delivered = await deliverAlerts(record ? [record] : [], deps, counts);
+  await queueEvidence(delivered, deps, counts);
   await deps.offlineChecks.settle(job.account, job.deviceid, job.ruleId, serialno, "confirmed");
   deps.logger.info("offline confirmed", attributes);
   return "alerted";

@@ -272,11 +272,14 @@ class AccountPoll {
 
     // Publishing is driven by the records, not by this run's decisions: a replay publishes what an
     // earlier run recorded and did not get to send.
-    const records = await deps.alerts.inWindow(account, from, through);
-    await deliverAlerts(records, deps, this.summary);
+    const records = await deliverAlerts(
+      await deps.alerts.inWindow(account, from, through),
+      deps,
+      this.summary,
+    );
     deps.checkpoint?.("alerts-published");
 
-    await queueEvidence(await deps.alerts.inWindow(account, from, through), deps, this.summary);
+    await queueEvidence(records, deps, this.summary);
     for (const { event, decision } of offlineSteps) await this.#offlineStep(event, decision);
     deps.checkpoint?.("side-effects-sent");
 
