@@ -1,9 +1,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from "@aws-lambda-powertools/batch";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
 import { SNSClient } from "@aws-sdk/client-sns";
 import { ChangeMessageVisibilityCommand, SQSClient } from "@aws-sdk/client-sqs";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { AlertStore, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
 import { type EvidenceConfig, evidenceEnvSchema, parseEnv } from "@fleet-alerts/core/config";
 import { alertOf, collectEvidence, evidenceJobSchema, S3EvidenceStore } from "@fleet-alerts/core/evidence";
@@ -11,7 +9,7 @@ import { SqsSender } from "@fleet-alerts/core/queue";
 import type { Context, SQSEvent, SQSRecord } from "aws-lambda";
 import { logger } from "./observability.js";
 import { cachedOnSuccess } from "./once.js";
-import { awsClientConfig, deviceCloudClients, type RuntimeOverrides } from "./runtime.js";
+import { awsClientConfig, deviceCloudClients, type RuntimeOverrides, tableRef } from "./runtime.js";
 import { withSecrets } from "./secrets.js";
 
 // SQS holds a message invisible for 12 hours at most.
@@ -25,12 +23,7 @@ function buildEvidenceRuntime(
   const config: EvidenceConfig = parseEnv(evidenceEnvSchema, env);
   const s3Config = awsClientConfig(env, "S3");
   const sqs = new SQSClient(awsClientConfig(env, "SQS"));
-  const alerts = new AlertStore({
-    documents: DynamoDBDocumentClient.from(new DynamoDBClient(awsClientConfig(env, "DYNAMODB")), {
-      marshallOptions: { removeUndefinedValues: true },
-    }),
-    tableName: config.TABLE_NAME,
-  });
+  const alerts = new AlertStore(tableRef(env, config.TABLE_NAME));
   return {
     config,
     sqs,

@@ -18,6 +18,7 @@ import { OfflineCheckStore } from "@fleet-alerts/core/offline";
 import { type AccountPoller, RejectedEventStore, RuleStateStore } from "@fleet-alerts/core/poller";
 import { SqsSender } from "@fleet-alerts/core/queue";
 import { DEFAULT_RULES, loadRulesFile } from "@fleet-alerts/core/rules";
+import type { TableRef } from "@fleet-alerts/core/store";
 import { logger } from "./observability.js";
 
 // Long enough for a run to pass a renewal between chunks, short enough that a crashed run delays
@@ -39,6 +40,15 @@ export function awsClientConfig(
     ...(region && { region }),
     ...(endpoint && { endpoint }),
     ...(accessKeyId && secretAccessKey && { credentials: { accessKeyId, secretAccessKey } }),
+  };
+}
+
+/** The table every store of a handler shares; optional fields are left out, not written as null. */
+export function tableRef(env: Readonly<Record<string, string | undefined>>, tableName: string): TableRef {
+  const client = new DynamoDBClient(awsClientConfig(env, "DYNAMODB"));
+  return {
+    documents: DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }),
+    tableName,
   };
 }
 
@@ -68,12 +78,7 @@ export async function buildRuntime(
 ): Promise<PollerRuntime> {
   const log = overrides.logger ?? logger;
   const config = parseEnv(pollerEnvSchema, env);
-  const table = {
-    documents: DynamoDBDocumentClient.from(new DynamoDBClient(awsClientConfig(env, "DYNAMODB")), {
-      marshallOptions: { removeUndefinedValues: true },
-    }),
-    tableName: config.TABLE_NAME,
-  };
+  const table = tableRef(env, config.TABLE_NAME);
   const sqs = new SQSClient(awsClientConfig(env, "SQS"));
   const shared = {
     cursors: new CursorStore(table),
