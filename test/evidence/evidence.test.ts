@@ -16,6 +16,7 @@ import { type SimEvent, type Simulator, start } from "@fleet-alerts/simulator";
 import type { Context, SQSEvent } from "aws-lambda";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createEvidenceHandler } from "../../packages/functions/src/evidence.js";
+import { sqsEvent } from "../../packages/functions/src/local/sqs-event.js";
 import { type Emulators, startEmulators } from "../support/emulators.js";
 
 // The simulator's clock starts at the real time, so that "not recorded yet" and "given up" mean
@@ -108,19 +109,14 @@ async function jobFor(options: {
 
 /** Delivers jobs to the real handler as SQS would; returns the ids of the messages that failed. */
 async function deliver(jobs: EvidenceJobInput[], receiveCount = 1) {
-  const event = {
-    Records: jobs.map((job, index) => ({
-      messageId: `m${index}`,
-      receiptHandle: `r${index}`,
-      body: JSON.stringify(job),
-      attributes: { ApproximateReceiveCount: String(receiveCount) },
-      messageAttributes: {},
-      md5OfBody: "",
-      eventSource: "aws:sqs",
-      eventSourceARN: "arn:aws:sqs:us-east-1:000000000000:evidence",
-      awsRegion: "us-east-1",
+  const event = sqsEvent(
+    jobs.map((job, index) => ({
+      MessageId: `m${index}`,
+      ReceiptHandle: `r${index}`,
+      Body: JSON.stringify(job),
+      Attributes: { ApproximateReceiveCount: String(receiveCount) },
     })),
-  } as unknown as SQSEvent;
+  );
   const response = await createEvidenceHandler(env)(event, {} as Context);
   return response.batchItemFailures.map((failure) => failure.itemIdentifier);
 }

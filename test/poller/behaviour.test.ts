@@ -2,8 +2,9 @@ import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { AlertStore } from "@fleet-alerts/core/alerts";
 import { confirmOffline, type OfflineCheckJob, offlineCheckJobSchema } from "@fleet-alerts/core/offline";
 import type { QueueMessage } from "@fleet-alerts/core/queue";
-import type { Context, SQSEvent } from "aws-lambda";
+import type { Context } from "aws-lambda";
 import { afterEach, describe, expect, it } from "vitest";
+import { sqsEvent } from "../../packages/functions/src/local/sqs-event.js";
 import { createPollHandler } from "../../packages/functions/src/poll.js";
 import {
   accountRuntime,
@@ -108,19 +109,7 @@ describe("Offline confirmation", () => {
         WaitTimeSeconds: 1,
       }),
     );
-    const event = {
-      Records: (received.Messages ?? []).map((message) => ({
-        messageId: message.MessageId,
-        receiptHandle: message.ReceiptHandle,
-        body: message.Body,
-        attributes: {},
-        messageAttributes: {},
-        md5OfBody: "",
-        eventSource: "aws:sqs",
-        eventSourceARN: "arn:aws:sqs:us-east-1:000000000000:confirm",
-        awsRegion: "us-east-1",
-      })),
-    } as unknown as SQSEvent;
+    const event = sqsEvent(received.Messages ?? []);
     const response = await confirmHandler(event, {} as Context);
     return { count: event.Records.length, failures: response.batchItemFailures };
   }

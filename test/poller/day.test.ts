@@ -2,9 +2,10 @@ import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { evidenceJobSchema, evidencePrefix } from "@fleet-alerts/core/evidence";
 import type { SimEvent } from "@fleet-alerts/simulator";
-import type { Context, SQSEvent } from "aws-lambda";
+import type { Context } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEvidenceHandler } from "../../packages/functions/src/evidence.js";
+import { sqsEvent } from "../../packages/functions/src/local/sqs-event.js";
 import { alertsOf, drainInbox, startPipeline } from "./pipeline.js";
 
 // Every rule alerts on each matching event (no cooldown, no staleness, no Offline confirmation), so
@@ -134,16 +135,7 @@ describe("a seeded simulated day through the poll handler", () => {
       new Date(eventMs + 60_000),
       1,
     );
-    const event = {
-      Records: [
-        {
-          messageId: "m0",
-          receiptHandle: first?.ReceiptHandle,
-          body: first?.Body,
-          attributes: { ApproximateReceiveCount: "1" },
-        },
-      ],
-    } as unknown as SQSEvent;
+    const event = sqsEvent([{ MessageId: "m0", ReceiptHandle: first?.ReceiptHandle, Body: first?.Body }]);
     const response = await createEvidenceHandler(pipeline.env)(event, {} as Context);
     expect(response.batchItemFailures).toEqual([]);
     const listed = await pipeline.emulators.clients.s3.send(

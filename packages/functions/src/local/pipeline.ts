@@ -10,6 +10,7 @@ import { createConfirmHandler } from "../confirm.js";
 import { createEvidenceHandler } from "../evidence.js";
 import { createPollHandler } from "../poll.js";
 import { type Emulators, parseNotification, startEmulators } from "./emulators.js";
+import { sqsEvent } from "./sqs-event.js";
 
 export interface LocalOptions {
   devices: number;
@@ -217,18 +218,8 @@ async function deliver(
 ) {
   const messages = await receive(emulators, queueUrl);
   if (messages.length === 0) return;
-  const event = {
-    Records: messages.map((message) => ({
-      messageId: message.MessageId,
-      receiptHandle: message.ReceiptHandle,
-      body: message.Body,
-      attributes: { ApproximateReceiveCount: message.Attributes?.ApproximateReceiveCount ?? "1" },
-      messageAttributes: {},
-      eventSource: "aws:sqs",
-    })),
-  } as unknown as SQSEvent;
   const failed = new Set(
-    (await handler(event, CONTEXT)).batchItemFailures.map((failure) => failure.itemIdentifier),
+    (await handler(sqsEvent(messages), CONTEXT)).batchItemFailures.map((failure) => failure.itemIdentifier),
   );
   const done = messages.filter((message) => !failed.has(message.MessageId as string));
   if (done.length === 0) return;
