@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * What an ops team sets per stage, in `infra/stages/<stage>.json` (absent: the defaults). Checked

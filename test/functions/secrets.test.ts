@@ -1,5 +1,7 @@
-import { describe, expect, it } from "vitest";
-import { withSecrets } from "../../packages/functions/src/secrets.js";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadSstSecrets, withSecrets } from "../../packages/functions/src/secrets.js";
 
 const SECRETS = {
   DEVICE_CLOUD_BASE_URL: "https://cloud.example",
@@ -7,7 +9,7 @@ const SECRETS = {
   DEVICE_CLOUD_PASSWORD: "pw",
 };
 
-// SST's secret loader reads SSM, which no emulator here offers: the loader is passed in instead.
+// How the account is made from the secrets; the loader is passed in (it is tested below).
 describe("secrets of a deployed stage", () => {
   it("makes the account from the bound secrets", async () => {
     const env = await withSecrets({ SST_APP: "fleet-alerts", RULES_FILE: "rules.json" }, async () => SECRETS);
@@ -31,5 +33,89 @@ describe("secrets of a deployed stage", () => {
     expect(await withSecrets(explicit, load)).toBe(explicit);
     const local = { TABLE_NAME: "t" };
     expect(await withSecrets(local, load)).toBe(local);
+  });
+});
+
+// No emulator here offers SSM: a loopback server answers GetParameters in the SSM JSON protocol
+// from a map of stored parameters, so the real SSM client (configured as in Lambda but for its endpoint) is under test.
+describe("reading the bound secrets from SSM, where SST v2 keeps them", () => {
+  const ENV = { SST_APP: "fleet-alerts", SST_STAGE: "prod", SST_SSM_PREFIX: "/sst/fleet-alerts/prod/" };
+  const stage = (name: string) => `/sst/fleet-alerts/prod/Secret/${name}/value`;
+  const fallback = (name: string) => `/sst/fleet-alerts/.fallback/Secret/${name}/value`;
+  let stop: (() => void) | undefined;
+  afterEach(() => stop?.());
+
+  async function ssmHolding(stored: Record<string, string>) {
+    const requests: { target: string; names: string[]; decrypt: boolean }[] = [];
+    const server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+          Names: string[];
+          WithDecryption?: boolean;
+        };
+        requests.push({
+          target: String(request.headers["x-amz-target"]),
+          names: body.Names,
+          decrypt: body.WithDecryption === true,
+        });
+        response.writeHead(200, { "content-type": "application/x-amz-json-1.1" });
+        response.end(
+          JSON.stringify({
+            Parameters: body.Names.filter((name) => name in stored).map((name) => ({
+              Name: name,
+              Type: "SecureString",
+              Value: stored[name],
+              Version: 1,
+            })),
+            InvalidParameters: body.Names.filter((name) => !(name in stored)),
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    stop = () => server.close();
+    const ssm = {
+      endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      region: "eu-west-1",
+      credentials: { accessKeyId: "test", secretAccessKey: "test" },
+    };
+    return { ssm, requests };
+  }
+
+  it("reads the stage's values in one decrypted GetParameters", async () => {
+    const { ssm, requests } = await ssmHolding({
+      [stage("DEVICE_CLOUD_BASE_URL")]: SECRETS.DEVICE_CLOUD_BASE_URL,
+      [stage("DEVICE_CLOUD_USERNAME")]: SECRETS.DEVICE_CLOUD_USERNAME,
+      [stage("DEVICE_CLOUD_PASSWORD")]: SECRETS.DEVICE_CLOUD_PASSWORD,
+    });
+    expect(await loadSstSecrets(ENV, ssm)).toEqual(SECRETS);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.target).toBe("AmazonSSM.GetParameters");
+    expect(requests[0]?.decrypt).toBe(true);
+  });
+
+  it("takes the app-wide fallback for what the stage does not set, as SST does", async () => {
+    const { ssm, requests } = await ssmHolding({
+      [stage("DEVICE_CLOUD_BASE_URL")]: SECRETS.DEVICE_CLOUD_BASE_URL,
+      [stage("DEVICE_CLOUD_USERNAME")]: SECRETS.DEVICE_CLOUD_USERNAME,
+      [fallback("DEVICE_CLOUD_PASSWORD")]: SECRETS.DEVICE_CLOUD_PASSWORD,
+      [fallback("DEVICE_CLOUD_USERNAME")]: "not-this-one",
+    });
+    expect(await loadSstSecrets(ENV, ssm)).toEqual(SECRETS);
+    expect(requests[1]?.names).toEqual([fallback("DEVICE_CLOUD_PASSWORD")]);
+  });
+
+  it("names a secret set nowhere, and how to set it, without showing any value", async () => {
+    const { ssm } = await ssmHolding({
+      [stage("DEVICE_CLOUD_BASE_URL")]: SECRETS.DEVICE_CLOUD_BASE_URL,
+      [stage("DEVICE_CLOUD_PASSWORD")]: SECRETS.DEVICE_CLOUD_PASSWORD,
+    });
+    const failure = loadSstSecrets(ENV, ssm);
+    await expect(failure).rejects.toThrow(
+      "secret DEVICE_CLOUD_USERNAME is not set: npx sst secrets set DEVICE_CLOUD_USERNAME <value> --stage prod",
+    );
+    await expect(failure).rejects.not.toThrow(SECRETS.DEVICE_CLOUD_PASSWORD);
   });
 });

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, paginateQuery, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { z } from "zod";
+import * as z from "zod";
 import { conditionally, type TableRef } from "../store/dynamo.js";
 import { expiresAfterDays, keys } from "../store/keys.js";
 import type { AlertMessage } from "./message.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { eventCodeName, isKnownEventCode } from "../devicecloud/codes.js";
 import type { FleetDevice, GpsData } from "../devicecloud/schemas/devices.js";
 import type { DeviceEvent } from "../devicecloud/schemas/events.js";

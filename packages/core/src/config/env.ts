@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { toValidationIssues } from "../devicecloud/errors.js";
 
 /** A configuration that cannot run: names every variable at fault, never its value. */

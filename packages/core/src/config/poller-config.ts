@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { timeZoneSchema } from "../alerts/message.js";
 import { utcOffsetSchema } from "../devicecloud/playback.js";
 import { jsonEnv } from "./env.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { Credentials, type CredentialsInput } from "./credentials.js";
 import type { EndpointName } from "./endpoints.js";
 import type { ValidationIssue } from "./errors.js";

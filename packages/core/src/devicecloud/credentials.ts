@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { inspect } from "node:util";
-import { z } from "zod";
+import * as z from "zod";
 import { DeviceCloudInvalidArgumentError, toValidationIssues } from "./errors.js";
 import { REDACTED } from "./secret.js";
 

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 import { describeEndpoint, type EndpointName } from "./endpoints.js";
 
 /** Where a problem was found: one of the service's operations, or the client's own configuration. */

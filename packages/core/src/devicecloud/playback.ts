@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { z } from "zod";
+import * as z from "zod";
 import type { Credentials } from "./credentials.js";
 import { ENDPOINTS } from "./endpoints.js";
 import { DeviceCloudTimeoutError, PlaybackNotMp4Error, PlaybackTruncatedError } from "./errors.js";

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { z } from "zod";
+import * as z from "zod";
 import { DeviceCloudError, DeviceCloudHttpError } from "./errors.js";
 
 export const retryPolicySchema = z.strictObject({

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * The message the poller puts on the evidence queue for an alert whose rule wants video; the

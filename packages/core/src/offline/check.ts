@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * The delayed message that confirms, when it comes due, that a device is still offline. SQS delays

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { z } from "zod";
+import * as z from "zod";
 import { conditionally, type TableRef } from "../store/dynamo.js";
 import { keys, sortableSerial } from "../store/keys.js";
 

@@ -1,5 +1,5 @@
 import { GetCommand, paginateQuery, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { z } from "zod";
+import * as z from "zod";
 import type { RuleState } from "../rules/evaluator.js";
 import type { TableRef } from "../store/dynamo.js";
 import { keys } from "../store/keys.js";

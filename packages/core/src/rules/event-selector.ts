@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { EVENT_CODES, eventCodeFromName } from "../devicecloud/codes.js";
 
 // A misspelt name within this many edits of a known one gets a "did you mean" hint.

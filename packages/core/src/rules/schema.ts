@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { EVENT_CODES } from "../devicecloud/codes.js";
 import { deviceIdSchema } from "../devicecloud/schemas/common.js";
 import { eventSelectorSchema } from "./event-selector.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { deviceIdSchema, isoTimestampSchema } from "./common.js";
 
 /** The column names the event query's `columns` filter accepts, in the spec's order. */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { deviceIdSchema, unixSecondsSchema } from "./common.js";
 
 /** The spec's record types; the value set is firm, so another value is an invalid response. */
