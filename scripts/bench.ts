@@ -38,7 +38,7 @@ console.log(
   `  baselines: the client alone reads ${backlog.rawReadEventsPerSecond} events/s; one Publish per alert: ${backlog.naiveAlertsPerSecond} alerts/s   target >= 5x naive: ${mark(backlog.alertsPerSecond >= 5 * backlog.naiveAlertsPerSecond)}`,
 );
 
-console.log("\nCold start (bundled handler, module initialisation in a fresh process, median of 10)");
+console.log("\nCold start (each handler as the synth bundles it for deployment; module initialisation in a fresh process, median of 10)");
 const coldStarts = await measureColdStarts();
 for (const result of coldStarts) {
   console.log(

@@ -1,8 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { mkdtemp, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { build } from "esbuild";
+import { synthesize } from "../../infra/synth.js";
 
 export interface HandlerColdStart {
   handler: string;
@@ -10,36 +9,22 @@ export interface HandlerColdStart {
   medianInitMs: number;
 }
 
-// The same esbuild settings SST uses for the functions (infra/Pipeline.ts): ESM, minified.
 const HANDLERS = ["poll", "confirm", "evidence"] as const;
 
 /**
- * Each handler bundled as Lambda gets it, its size, and the median time a fresh Node process takes
- * to import it (module initialisation: what a cold start adds before the first invocation).
+ * Each handler exactly as a deployment ships it (the offline synth bundles it with the stack's own
+ * settings), its size, and the median time a fresh Node process takes to import it: the module
+ * initialisation a cold start adds before the first invocation.
  */
 export async function measureColdStarts(runs = 10): Promise<HandlerColdStart[]> {
-  const folder = await mkdtemp(join(tmpdir(), "fleet-alerts-bench-"));
+  const { outdir } = await synthesize({ stage: "bench" });
   const results: HandlerColdStart[] = [];
   for (const handler of HANDLERS) {
-    const outfile = join(folder, `${handler}.mjs`);
-    await build({
-      entryPoints: [`packages/functions/src/${handler}.ts`],
-      bundle: true,
-      minify: true,
-      format: "esm",
-      platform: "node",
-      target: "node20",
-      outfile,
-      // Lambda's Node.js runtime brings no AWS SDK v3 that matches ours exactly: bundle it all.
-      banner: {
-        js: "import { createRequire as topLevelCreateRequire } from 'module';const require = topLevelCreateRequire(import.meta.url);",
-      },
-      logLevel: "silent",
-    });
-    const probe = join(folder, `${handler}-probe.mjs`);
+    const bundle = await findBundle(outdir, handler);
+    const probe = join(outdir, `${handler}-probe.mjs`);
     await writeFile(
       probe,
-      `const start = process.hrtime.bigint(); await import(${JSON.stringify(outfile)}); console.log(Number(process.hrtime.bigint() - start) / 1e6);`,
+      `const start = process.hrtime.bigint(); await import(${JSON.stringify(bundle)}); console.log(Number(process.hrtime.bigint() - start) / 1e6);`,
     );
     const times: number[] = [];
     for (let run = 0; run < runs; run++) {
@@ -47,14 +32,28 @@ export async function measureColdStarts(runs = 10): Promise<HandlerColdStart[]> 
         encoding: "utf8",
         env: { ...process.env, AWS_REGION: "eu-west-1", POWERTOOLS_METRICS_DISABLED: "true" },
       });
-      times.push(Number(child.stdout.trim().split("\n").at(-1)));
+      const milliseconds = Number(child.stdout.trim().split("\n").at(-1));
+      if (child.status !== 0 || !Number.isFinite(milliseconds))
+        throw new Error(`${handler} failed to load: ${child.stderr}`);
+      times.push(milliseconds);
     }
     times.sort((a, b) => a - b);
+    const middle = times.length / 2;
     results.push({
       handler,
-      bundleBytes: (await stat(outfile)).size,
-      medianInitMs: Math.round(((times[4] ?? 0) + (times[5] ?? 0)) / 2),
+      bundleBytes: (await stat(bundle)).size,
+      medianInitMs: Math.round(((times[Math.ceil(middle) - 1] ?? 0) + (times[Math.floor(middle)] ?? 0)) / 2),
     });
   }
   return results;
+}
+
+/** The synthesized asset that holds packages/functions/src/<handler>.mjs. */
+async function findBundle(outdir: string, handler: string): Promise<string> {
+  for (const entry of await readdir(outdir)) {
+    if (!entry.startsWith("asset.")) continue;
+    const candidate = join(outdir, entry, "packages/functions/src", `${handler}.mjs`);
+    if (await stat(candidate).catch(() => undefined)) return candidate;
+  }
+  throw new Error(`no bundle of the ${handler} handler in ${outdir}`);
 }
