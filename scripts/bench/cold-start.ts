@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readdir, stat, writeFile } from "node:fs/promises";
+import { readdir, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { synthesize } from "../../infra/synth.js";
 
@@ -18,6 +18,14 @@ const HANDLERS = ["poll", "confirm", "evidence"] as const;
  */
 export async function measureColdStarts(runs = 10): Promise<HandlerColdStart[]> {
   const { outdir } = await synthesize({ stage: "bench" });
+  try {
+    return await measureEach(outdir, runs);
+  } finally {
+    await rm(outdir, { recursive: true, force: true });
+  }
+}
+
+async function measureEach(outdir: string, runs: number): Promise<HandlerColdStart[]> {
   const results: HandlerColdStart[] = [];
   for (const handler of HANDLERS) {
     const bundle = await findBundle(outdir, handler);
