@@ -228,12 +228,14 @@ export async function Pipeline({ stack, app }: StackContext) {
   evidence.addEventSource(new SqsEventSource(evidenceQueue, { batchSize: 1, reportBatchItemFailures: true }));
 
   // ---- least privilege: named actions on named resources ----
+  // BatchWriteItem: the poller writes rule states 25 at a time.
   const itemActions = [
     "dynamodb:GetItem",
     "dynamodb:PutItem",
     "dynamodb:UpdateItem",
     "dynamodb:DeleteItem",
     "dynamodb:Query",
+    "dynamodb:BatchWriteItem",
   ];
   const allow = (fn: SstFunction, actionsList: string[], resources: string[]) =>
     fn.addToRolePolicy(new iam.PolicyStatement({ actions: actionsList, resources }));

@@ -259,6 +259,7 @@ describe("least privilege", () => {
           "dynamodb:UpdateItem",
           "dynamodb:DeleteItem",
           "dynamodb:Query",
+          "dynamodb:BatchWriteItem",
         ],
         resource: table(),
         effect: "Allow",

@@ -17,7 +17,12 @@ import type { Rule } from "../rules/schema.js";
 import { maxSerial, orderAfter } from "./event-order.js";
 import { newestSerial } from "./newest-serial.js";
 import type { RejectedEventStore } from "./rejected-store.js";
-import { type RuleStateField, type RuleStateStore, stateKey } from "./rule-state-store.js";
+import {
+  type RuleStateChange,
+  type RuleStateField,
+  type RuleStateStore,
+  stateKey,
+} from "./rule-state-store.js";
 
 /** The step boundaries of a chunk, in order: where a crash can happen and a replay must recover. */
 export type PollStep =
@@ -216,12 +221,7 @@ class AccountPoll {
       event: DeviceEvent;
       decision: Extract<Decision, { kind: "confirm-offline" | "cancel-offline" }>;
     }[] = [];
-    const changedStates: {
-      deviceid: string;
-      ruleId: string;
-      state: RuleState;
-      fields: readonly RuleStateField[];
-    }[] = [];
+    const changedStates: RuleStateChange[] = [];
 
     for (const event of chunk) {
       const evaluation = evaluateEvent(
@@ -283,13 +283,9 @@ class AccountPoll {
     for (const { event, decision } of offlineSteps) await this.#offlineStep(event, decision);
     deps.checkpoint?.("side-effects-sent");
 
-    // The last state of each rule and device in the chunk, written concurrently (distinct keys).
+    // The last state of each rule and device in the chunk (distinct keys, so written concurrently).
     const latest = new Map(changedStates.map((change) => [stateKey(change.deviceid, change.ruleId), change]));
-    await Promise.all(
-      [...latest.values()].map(({ deviceid, ruleId, state, fields }) =>
-        deps.states.save(account, deviceid, ruleId, state, fields),
-      ),
-    );
+    await deps.states.saveAll(account, [...latest.values()]);
     deps.checkpoint?.("states-saved");
 
     if (!(await deps.cursors.advance(account, from, through, deps.now()))) {
