@@ -349,7 +349,19 @@ interface FleetClock {
   short(epochMs: number): string;
 }
 
+// One per zone: building a DateTimeFormat costs more than rendering a whole alert with it.
+const fleetClocks = new Map<string, FleetClock>();
+
 function fleetClock(timeZone: string): FleetClock {
+  let clock = fleetClocks.get(timeZone);
+  if (!clock) {
+    clock = newFleetClock(timeZone);
+    fleetClocks.set(timeZone, clock);
+  }
+  return clock;
+}
+
+function newFleetClock(timeZone: string): FleetClock {
   if (!isTimeZone(timeZone)) {
     throw new RangeError(`fleet time zone "${timeZone}" is not an IANA time zone (such as "Europe/Berlin")`);
   }
