@@ -28,12 +28,13 @@ export class SnsAlertPublisher {
     private readonly retry = { attempts: 3, delayMs: 200 },
   ) {}
 
+  /** The batches go out concurrently: a standard topic keeps no order between messages anyway. */
   async publish(alerts: readonly OutgoingAlert[]): Promise<PublishOutcome[]> {
-    const outcomes: PublishOutcome[] = [];
+    const batches: OutgoingAlert[][] = [];
     for (let start = 0; start < alerts.length; start += BATCH_SIZE) {
-      outcomes.push(...(await this.#publishBatch(alerts.slice(start, start + BATCH_SIZE))));
+      batches.push(alerts.slice(start, start + BATCH_SIZE));
     }
-    return outcomes;
+    return (await Promise.all(batches.map((batch) => this.#publishBatch(batch)))).flat();
   }
 
   async #publishBatch(batch: readonly OutgoingAlert[]): Promise<PublishOutcome[]> {
