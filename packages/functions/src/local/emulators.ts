@@ -3,9 +3,8 @@
  * 127.0.0.1 ephemeral ports, driven through the real AWS SDK v3 clients. Nothing here can reach AWS:
  * every client has an explicit endpoint and fixed dummy credentials.
  */
-import type { IncomingHttpHeaders, Server } from "node:http";
-import { createRequire } from "node:module";
-import type { AddressInfo } from "node:net";
+import { fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { CreateTopicCommand, SNSClient, SubscribeCommand } from "@aws-sdk/client-sns";
@@ -17,11 +16,17 @@ import {
   SQSClient,
 } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { buildApp } from "fauxqs";
+import type { EmulatorProcessMessage } from "./emulator-process.js";
+import { REGION, startEmulatorServers } from "./emulator-servers.js";
 
 export interface EmulatorOptions {
   /** Default "fleet-alerts-test". */
   tableName?: string;
+  /**
+   * Run the servers in a child process (benchmarks: the services must not share this process's
+   * CPU, as they never do in AWS). Default false: in this process, as the tests and `npm start` do.
+   */
+  separateProcess?: boolean;
 }
 
 export interface InboxMessage {
@@ -77,24 +82,17 @@ export interface Emulators {
   subscribeQueue(
     filterPolicy?: Record<string, unknown>,
   ): Promise<{ url: string; read: Emulators["readInbox"] }>;
+  /** Requests the servers have served so far, by "<service> <operation>" (S3: by HTTP method). */
+  requestCounts(): Promise<Record<string, number>>;
+  /** The process the servers run in (this one unless `separateProcess`). */
+  serverPid: number;
   /** Stops both servers and destroys the clients; idempotent. */
   close(): Promise<void>;
 }
 
-const REGION = "us-east-1";
 const CREDENTIALS = { accessKeyId: "test", secretAccessKey: "test" };
 /** Small: a local emulator either answers or is broken; one retry covers a stale keep-alive socket. */
 const MAX_ATTEMPTS = 2;
-const HOST = "127.0.0.1";
-
-// dynalite ships no type declarations (and no @types package is installed): load it through require
-// and describe the little that is used.
-interface DynaliteOptions {
-  createTableMs?: number;
-  deleteTableMs?: number;
-  updateTableMs?: number;
-}
-const dynalite = createRequire(import.meta.url)("dynalite") as (options: DynaliteOptions) => Server;
 
 export async function startEmulators(options: EmulatorOptions = {}): Promise<Emulators> {
   const tableName = options.tableName ?? "fleet-alerts-test";
@@ -109,23 +107,15 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
   };
 
   try {
-    const dynamodbServer = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-    await new Promise<void>((resolve, reject) => {
-      dynamodbServer.once("error", reject);
-      dynamodbServer.listen(0, HOST, () => resolve());
-    });
-    stops.push(() => closeDynalite(dynamodbServer));
-    const dynamodbEndpoint = `http://${HOST}:${(dynamodbServer.address() as AddressInfo).port}`;
-
-    const fauxqs = await startFauxqsOnLoopback();
-    stops.push(fauxqs.close);
+    const servers = options.separateProcess ? await forkServers() : await startInProcess();
+    stops.push(servers.close);
 
     const common = { region: REGION, credentials: CREDENTIALS, maxAttempts: MAX_ATTEMPTS };
-    const dynamodb = new DynamoDBClient({ ...common, endpoint: dynamodbEndpoint });
+    const dynamodb = new DynamoDBClient({ ...common, endpoint: servers.dynamodb });
     const documents = DynamoDBDocumentClient.from(dynamodb);
-    const sns = new SNSClient({ ...common, endpoint: fauxqs.endpoint });
-    const sqs = new SQSClient({ ...common, endpoint: fauxqs.endpoint });
-    const s3 = new S3Client({ ...common, endpoint: fauxqs.endpoint, forcePathStyle: true });
+    const sns = new SNSClient({ ...common, endpoint: servers.fauxqs });
+    const sqs = new SQSClient({ ...common, endpoint: servers.fauxqs });
+    const s3 = new S3Client({ ...common, endpoint: servers.fauxqs, forcePathStyle: true });
     stops.push(async () => {
       for (const client of [dynamodb, sns, sqs, s3]) client.destroy();
     });
@@ -179,10 +169,10 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
 
     let subscribed = 0;
     const endpoints = {
-      dynamodb: dynamodbEndpoint,
-      sns: fauxqs.endpoint,
-      sqs: fauxqs.endpoint,
-      s3: fauxqs.endpoint,
+      dynamodb: servers.dynamodb,
+      sns: servers.fauxqs,
+      sqs: servers.fauxqs,
+      s3: servers.fauxqs,
     };
     const queues = { evidence, evidenceDlq, confirm, inbox };
     return {
@@ -218,6 +208,8 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
         await subscribe(url, filterPolicy);
         return { url, read: (readOptions) => readQueue(sqs, url, readOptions) };
       },
+      requestCounts: servers.requestCounts,
+      serverPid: servers.pid,
       close,
     };
   } catch (error) {
@@ -226,72 +218,56 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
   }
 }
 
-/**
- * The part of the Fastify app from fauxqs's `buildApp()` used here. fauxqs 1.9.2's declaration of its
- * return type does not resolve ("Cannot find namespace 'Fastify'"; hidden by skipLibCheck), so it
- * would otherwise be `any`.
- */
-interface FauxqsApp {
-  addHook(
-    name: "preHandler",
-    hook: (request: { headers: IncomingHttpHeaders; body: unknown }) => Promise<void>,
-  ): void;
-  addHook(
-    name: "onSend",
-    hook: (request: { headers: IncomingHttpHeaders }, reply: unknown, payload: unknown) => Promise<unknown>,
-  ): void;
-  listen(options: { port: number; host: string }): Promise<string>;
-  readonly server: Server;
+interface RunningServers {
+  dynamodb: string;
+  fauxqs: string;
+  pid: number;
+  requestCounts(): Promise<Record<string, number>>;
   close(): Promise<void>;
 }
 
-/**
- * fauxqs on 127.0.0.1 only. Its `startFauxqs()` always binds 0.0.0.0, so this builds the app and
- * listens itself.
- *
- * fauxqs also names queues `http://sqs.<region>.localhost:<port>/000000000000/<name>`. That name does
- * not resolve here (only `localhost` itself is in /etc/hosts), and an SQSClient configured from
- * AWS_ENDPOINT_URL_SQS (as handlers are) sends each request to its QueueUrl's host whenever it differs
- * from the endpoint, so it would fail with ENOTFOUND. fauxqs looks queues up by the exact URL string,
- * so the URL is translated at the server's edge instead: clients only ever see
- * `http://127.0.0.1:<port>/000000000000/<name>`, like an AWS queue URL on the endpoint's own host.
- */
-async function startFauxqsOnLoopback(): Promise<{ endpoint: string; close: () => Promise<void> }> {
-  const app: FauxqsApp = buildApp({ logger: false });
-  let publicBase = "";
-  let internalBase = "";
-  const isSqs = (contentType: string | undefined) =>
-    contentType?.includes("application/x-amz-json-1.0") === true;
-  app.addHook("preHandler", async (request) => {
-    const body: unknown = request.body;
-    if (!isSqs(request.headers["content-type"]) || !isRecord(body) || typeof body.QueueUrl !== "string")
-      return;
-    if (body.QueueUrl.startsWith(publicBase)) {
-      body.QueueUrl = internalBase + body.QueueUrl.slice(publicBase.length);
-    }
-  });
-  // Only CreateQueue, GetQueueUrl, ListQueues and errors return queue URLs; no client ever sees an
-  // internal URL, so none can be inside a message body either.
-  app.addHook("onSend", async (request, _reply, payload) =>
-    isSqs(request.headers["content-type"]) && typeof payload === "string"
-      ? payload.replaceAll(internalBase, publicBase)
-      : payload,
-  );
-  await app.listen({ port: 0, host: HOST });
-  const { port } = app.server.address() as AddressInfo;
-  publicBase = `http://${HOST}:${port}/`;
-  internalBase = `http://sqs.${REGION}.localhost:${port}/`;
-  // fauxqs sets forceCloseConnections, so close() does not wait for clients' keep-alive sockets.
-  return { endpoint: `http://${HOST}:${port}`, close: () => app.close() };
+async function startInProcess(): Promise<RunningServers> {
+  const servers = await startEmulatorServers();
+  return { ...servers, pid: process.pid, requestCounts: async () => servers.requestCounts() };
 }
 
-function closeDynalite(server: Server): Promise<void> {
-  return new Promise((resolve, reject) => {
-    // dynalite's close() waits for the HTTP server to close, which waits for open keep-alive sockets
-    // (for example from a client a test built from env() and never destroyed): drop them.
-    server.close((error) => (error ? reject(error) : resolve()));
-    server.closeAllConnections();
+/**
+ * The servers in a child process (emulator-process.ts, TypeScript: loaded through tsx, which
+ * `--import` resolves from the working directory, the repository's root under npm scripts).
+ */
+async function forkServers(): Promise<RunningServers> {
+  const child = fork(fileURLToPath(new URL("./emulator-process.ts", import.meta.url)), {
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
+  const next = <K extends EmulatorProcessMessage["kind"]>(kind: K) =>
+    new Promise<Extract<EmulatorProcessMessage, { kind: K }>>((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`the emulator process exited (${code})`));
+      child.once("exit", onExit);
+      const onMessage = (message: EmulatorProcessMessage) => {
+        if (message.kind !== kind) return;
+        child.off("message", onMessage).off("exit", onExit);
+        resolve(message as Extract<EmulatorProcessMessage, { kind: K }>);
+      };
+      child.on("message", onMessage);
+    });
+  const ready = await next("ready");
+  return {
+    dynamodb: ready.dynamodb,
+    fauxqs: ready.fauxqs,
+    pid: child.pid as number,
+    requestCounts: async () => {
+      const reply = next("requests");
+      child.send("requests");
+      return (await reply).counts;
+    },
+    close: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.send("close");
+      await exited;
+    },
+  };
 }
 
 async function createTable(client: DynamoDBClient, tableName: string): Promise<void> {
