@@ -1,4 +1,5 @@
 import { PublishCommand } from "@aws-sdk/client-sns";
+import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { DeviceCloudClient } from "@fleet-alerts/core/devicecloud";
 import { orderAfter } from "@fleet-alerts/core/poller";
 import { start } from "@fleet-alerts/simulator";
@@ -13,6 +14,12 @@ export interface BacklogFigures {
   alertsPerSecond: number;
   rawReadEventsPerSecond: number;
   naiveAlertsPerSecond: number;
+  /** The emulator's own ceiling: conditional PutItems a second, 25 at a time, as alerts are recorded. */
+  dynaliteConditionalPutsPerSecond: number;
+  /** AWS requests the catch-up made, by "<service> <operation>". */
+  requests: Record<string, number>;
+  /** A poll that finds nothing new: its duration and requests (what every scheduled run costs). */
+  idlePoll: { milliseconds: number; requests: Record<string, number> };
 }
 
 const ACCOUNT = { username: "demo", password: "demo" };
@@ -23,7 +30,7 @@ const ACCOUNT = { username: "demo", password: "demo" };
  * events, and a naive loop publishing one alert per SNS Publish call.
  */
 export async function measureBacklog(): Promise<BacklogFigures> {
-  const emulators = await startEmulators();
+  const emulators = await startEmulators({ separateProcess: false });
   const simulator = await start({ seed: 7, devices: 60, historyHours: 1 });
   try {
     const rulesFile = `${process.cwd()}/.build/bench-rules.json`;
@@ -66,10 +73,20 @@ export async function measureBacklog(): Promise<BacklogFigures> {
     }
     const rawSeconds = (performance.now() - readStarted) / 1000;
 
+    const before = await emulators.requestCounts();
     const started = performance.now();
     const [summary] = await poll({}, context);
     const pipelineSeconds = (performance.now() - started) / 1000;
     const alerts = summary?.alertsPublished ?? 0;
+    const requests = difference(await emulators.requestCounts(), before);
+
+    const idleBefore = await emulators.requestCounts();
+    const idleStarted = performance.now();
+    await poll({}, context);
+    const idlePoll = {
+      milliseconds: Math.round(performance.now() - idleStarted),
+      requests: difference(await emulators.requestCounts(), idleBefore),
+    };
 
     // The naive baseline: one Publish call per alert, no batching, for the same number of alerts.
     const naiveStarted = performance.now();
@@ -81,6 +98,23 @@ export async function measureBacklog(): Promise<BacklogFigures> {
     }
     const naiveSeconds = (performance.now() - naiveStarted) / 1000;
 
+    const puts = 5_000;
+    const putsStarted = performance.now();
+    for (let index = 0; index < puts; index += 25) {
+      await Promise.all(
+        Array.from({ length: 25 }, (_, offset) =>
+          emulators.clients.documents.send(
+            new PutCommand({
+              TableName: emulators.tableName,
+              Item: { pk: "ceiling", sk: String(index + offset), message: "x".repeat(1_500) },
+              ConditionExpression: "attribute_not_exists(pk)",
+            }),
+          ),
+        ),
+      );
+    }
+    const putsSeconds = (performance.now() - putsStarted) / 1000;
+
     return {
       events: backlog.length,
       alerts,
@@ -89,9 +123,20 @@ export async function measureBacklog(): Promise<BacklogFigures> {
       alertsPerSecond: Math.round(alerts / pipelineSeconds),
       rawReadEventsPerSecond: Math.round(read / rawSeconds),
       naiveAlertsPerSecond: Math.round(naiveCount / naiveSeconds),
+      dynaliteConditionalPutsPerSecond: Math.round(puts / putsSeconds),
+      requests,
+      idlePoll,
     };
   } finally {
     await simulator.close();
     await emulators.close();
   }
+}
+
+function difference(after: Record<string, number>, before: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(after)
+      .map(([operation, count]) => [operation, count - (before[operation] ?? 0)] as const)
+      .filter(([, count]) => count > 0),
+  );
 }

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { readdir, rm, stat, writeFile } from "node:fs/promises";
+import { stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { synthesize } from "../../infra/synth.js";
+import { HANDLERS, type SynthesizedHandlers } from "./handlers.js";
 
 export interface HandlerColdStart {
   handler: string;
@@ -9,27 +9,19 @@ export interface HandlerColdStart {
   medianInitMs: number;
 }
 
-const HANDLERS = ["poll", "confirm", "evidence"] as const;
-
 /**
- * Each handler exactly as a deployment ships it (the offline synth bundles it with the stack's own
- * settings), its size, and the median time a fresh Node process takes to import it: the module
- * initialisation a cold start adds before the first invocation.
+ * Each handler as deployed, its size, and the median time a fresh Node process (started with the
+ * function's NODE_OPTIONS) takes to import it: the module initialisation a cold start adds before
+ * the first invocation.
  */
-export async function measureColdStarts(runs = 10): Promise<HandlerColdStart[]> {
-  const { outdir } = await synthesize({ stage: "bench" });
-  try {
-    return await measureEach(outdir, runs);
-  } finally {
-    await rm(outdir, { recursive: true, force: true });
-  }
-}
-
-async function measureEach(outdir: string, runs: number): Promise<HandlerColdStart[]> {
+export async function measureColdStarts(
+  handlers: SynthesizedHandlers,
+  runs = 10,
+): Promise<HandlerColdStart[]> {
   const results: HandlerColdStart[] = [];
   for (const handler of HANDLERS) {
-    const bundle = await findBundle(outdir, handler);
-    const probe = join(outdir, `${handler}-probe.mjs`);
+    const bundle = handlers.bundles[handler];
+    const probe = join(handlers.folder, `${handler}-probe.mjs`);
     await writeFile(
       probe,
       `const start = process.hrtime.bigint(); await import(${JSON.stringify(bundle)}); console.log(Number(process.hrtime.bigint() - start) / 1e6);`,
@@ -38,7 +30,12 @@ async function measureEach(outdir: string, runs: number): Promise<HandlerColdSta
     for (let run = 0; run < runs; run++) {
       const child = spawnSync(process.execPath, [probe], {
         encoding: "utf8",
-        env: { ...process.env, AWS_REGION: "eu-west-1", POWERTOOLS_METRICS_DISABLED: "true" },
+        env: {
+          ...process.env,
+          AWS_REGION: "eu-west-1",
+          POWERTOOLS_METRICS_DISABLED: "true",
+          NODE_OPTIONS: handlers.nodeOptions[handler] ?? "",
+        },
       });
       const milliseconds = Number(child.stdout.trim().split("\n").at(-1));
       if (child.status !== 0 || !Number.isFinite(milliseconds))
@@ -54,14 +51,4 @@ async function measureEach(outdir: string, runs: number): Promise<HandlerColdSta
     });
   }
   return results;
-}
-
-/** The synthesized asset that holds packages/functions/src/<handler>.mjs. */
-async function findBundle(outdir: string, handler: string): Promise<string> {
-  for (const entry of await readdir(outdir)) {
-    if (!entry.startsWith("asset.")) continue;
-    const candidate = join(outdir, entry, "packages/functions/src", `${handler}.mjs`);
-    if (await stat(candidate).catch(() => undefined)) return candidate;
-  }
-  throw new Error(`no bundle of the ${handler} handler in ${outdir}`);
 }

@@ -1,0 +1,22 @@
+/**
+ * Runs one bundled Lambda handler once in this fresh process, as the Lambda runtime would:
+ * `node run-handler.mjs <bundle.mjs> <event.json>`, configured by the environment. Plain JavaScript,
+ * so that no TypeScript loader sits in the memory measured. The last line printed is JSON: the
+ * handler's response, the invocation's duration and the process's peak resident memory.
+ */
+import { readFile } from "node:fs/promises";
+import { pathToFileURL } from "node:url";
+
+const [bundle, eventFile] = process.argv.slice(2);
+const event = JSON.parse(await readFile(eventFile, "utf8"));
+const { handler } = await import(pathToFileURL(bundle).href);
+const context = {
+  functionName: "bench",
+  awsRequestId: "bench",
+  getRemainingTimeInMillis: () => 900_000,
+};
+const started = performance.now();
+const response = await handler(event, context);
+const seconds = (performance.now() - started) / 1000;
+// maxRSS is in kilobytes.
+console.log(JSON.stringify({ response, seconds, peakRssBytes: process.resourceUsage().maxRSS * 1024 }));

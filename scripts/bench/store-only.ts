@@ -1,0 +1,39 @@
+/**
+ * The evidence benchmark's other baseline, in a process of its own: the worker's S3 half alone. A
+ * clip generated in memory (the simulator's MP4, same size) goes through the same S3EvidenceStore
+ * (verify, stage, copy) with no download. `tsx store-only.ts <s3 endpoint> <staging> <evidence>
+ * <minutes> <bit/s>`; the last line printed is JSON with the bytes stored and the seconds taken.
+ */
+import { Readable } from "node:stream";
+import { S3Client } from "@aws-sdk/client-s3";
+import { S3EvidenceStore } from "@fleet-alerts/core/evidence";
+import { mp4Chunks, planMp4 } from "../../packages/simulator/src/mp4.js";
+
+const [endpoint, staging, evidence, minutes, bitrate] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+];
+const s3 = new S3Client({
+  endpoint,
+  forcePathStyle: true,
+  region: "us-east-1",
+  credentials: { accessKeyId: "test", secretAccessKey: "test" },
+});
+const plan = planMp4({
+  durationMinutes: Number(minutes),
+  bitrateBitsPerSecond: Number(bitrate),
+  startMs: Date.now(),
+  contentKey: ["store-only"],
+  seed: 1,
+});
+const started = performance.now();
+const stored = await new S3EvidenceStore(s3, { evidence, staging }).storeClip(
+  "bench/store-only.mp4",
+  Readable.from(mp4Chunks(plan)),
+  {},
+);
+console.log(JSON.stringify({ bytes: stored.bytes, seconds: (performance.now() - started) / 1000 }));
+s3.destroy();
