@@ -77,38 +77,19 @@ export async function measureEvidence(handlers: SynthesizedHandlers): Promise<Ev
     };
 
     const window = evidenceWindow(Date.parse(event.eventtime), half, half);
-    const raw = lastJson<{ bytes: number; seconds: number }>(
-      await run(
-        process.execPath,
-        [
-          "--import",
-          "tsx",
-          "scripts/bench/raw-download.ts",
-          simulator.url,
-          deviceid,
-          new Date(window.startMs).toISOString(),
-          String(CLIP_MINUTES),
-        ],
-        { maxBuffer: 16 * MIB },
-      ),
-    );
-
-    const storeOnly = lastJson<{ bytes: number; seconds: number }>(
-      await run(
-        process.execPath,
-        [
-          "--import",
-          "tsx",
-          "scripts/bench/store-only.ts",
-          emulators.endpoints.s3,
-          emulators.stagingBucket,
-          emulators.bucket,
-          String(CLIP_MINUTES),
-          String(BITRATE),
-        ],
-        { maxBuffer: 16 * MIB },
-      ),
-    );
+    const raw = await runBaseline("raw-download.ts", [
+      simulator.url,
+      deviceid,
+      new Date(window.startMs).toISOString(),
+      String(CLIP_MINUTES),
+    ]);
+    const storeOnly = await runBaseline("store-only.ts", [
+      emulators.endpoints.s3,
+      emulators.stagingBucket,
+      emulators.bucket,
+      String(CLIP_MINUTES),
+      String(BITRATE),
+    ]);
 
     const eventFile = join(handlers.folder, "evidence-event.json");
     await writeFile(
@@ -164,6 +145,15 @@ async function storedClipBytes(
   return Contents.filter((object) => object.Key?.endsWith(".mp4") && !object.Key.startsWith("bench/")).reduce(
     (total, object) => total + (object.Size ?? 0),
     0,
+  );
+}
+
+/** A baseline script (TypeScript, through tsx) in a process of its own: the bytes it moved and how fast. */
+async function runBaseline(script: string, args: string[]): Promise<{ bytes: number; seconds: number }> {
+  return lastJson(
+    await run(process.execPath, ["--import", "tsx", `scripts/bench/${script}`, ...args], {
+      maxBuffer: 16 * MIB,
+    }),
   );
 }
 
