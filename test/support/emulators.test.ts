@@ -314,3 +314,29 @@ describe("close()", () => {
     expect(stdout.trim()).toBe("closed");
   });
 });
+
+describe("request counts, and the servers in a process of their own (benchmarks)", () => {
+  it("counts each request by service and operation, in this process or in a child", async () => {
+    for (const separateProcess of [false, true]) {
+      const own = await startEmulators({ separateProcess });
+      try {
+        expect(own.serverPid === process.pid).toBe(!separateProcess);
+        const before = await own.requestCounts();
+        await own.clients.documents.send(
+          new PutCommand({ TableName: own.tableName, Item: { pk: "count", sk: "1" } }),
+        );
+        await own.clients.sns.send(new PublishCommand({ TopicArn: own.topicArn, Message: "m" }));
+        await own.readInbox({ atLeast: 1 });
+        const after = await own.requestCounts();
+        const added = (operation: string) => (after[operation] ?? 0) - (before[operation] ?? 0);
+        expect(added("DynamoDB PutItem")).toBe(1);
+        expect(added("SNS Publish")).toBe(1);
+        expect(added("SQS ReceiveMessage")).toBeGreaterThanOrEqual(1);
+        expect(added("SQS DeleteMessageBatch")).toBe(1);
+      } finally {
+        await own.close();
+      }
+      if (separateProcess) expect(() => process.kill(own.serverPid, 0)).toThrow(); // the child is gone
+    }
+  });
+});
