@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { PublishBatchCommand, type PublishBatchRequestEntry, type SNSClient } from "@aws-sdk/client-sns";
+import { chunked } from "../chunked.js";
 import type { AlertMessage } from "./message.js";
 
 export interface OutgoingAlert {
@@ -30,11 +31,7 @@ export class SnsAlertPublisher {
 
   /** The batches go out concurrently: a standard topic keeps no order between messages anyway. */
   async publish(alerts: readonly OutgoingAlert[]): Promise<PublishOutcome[]> {
-    const batches: OutgoingAlert[][] = [];
-    for (let start = 0; start < alerts.length; start += BATCH_SIZE) {
-      batches.push(alerts.slice(start, start + BATCH_SIZE));
-    }
-    return (await Promise.all(batches.map((batch) => this.#publishBatch(batch)))).flat();
+    return (await Promise.all(chunked(alerts, BATCH_SIZE).map((batch) => this.#publishBatch(batch)))).flat();
   }
 
   async #publishBatch(batch: readonly OutgoingAlert[]): Promise<PublishOutcome[]> {

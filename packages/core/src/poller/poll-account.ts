@@ -3,6 +3,7 @@ import { type AlertStore, alertIdOf, type NewAlertRecord } from "../alerts/alert
 import { deliverAlerts, queueEvidence } from "../alerts/delivery.js";
 import { buildAlertMessage } from "../alerts/message.js";
 import type { SnsAlertPublisher } from "../alerts/sns-publisher.js";
+import { chunked } from "../chunked.js";
 import type { AccountLock } from "../cursor/account-lock.js";
 import type { CursorStore } from "../cursor/cursor-store.js";
 import type { DeviceCloudClient } from "../devicecloud/client.js";
@@ -385,12 +386,6 @@ function eventAsReceived(event: DeviceEvent): string {
   return JSON.stringify(event, (_key, value: unknown) =>
     typeof value === "bigint" ? value.toString() : value,
   );
-}
-
-function chunked<T>(items: readonly T[], size: number): T[][] {
-  const chunks: T[][] = [];
-  for (let start = 0; start < items.length; start += size) chunks.push(items.slice(start, start + size));
-  return chunks;
 }
 
 function ageSeconds(event: DeviceEvent | undefined, nowMs: number): number {

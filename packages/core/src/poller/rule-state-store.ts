@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { BatchWriteCommand, GetCommand, paginateQuery, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import * as z from "zod";
+import { chunked } from "../chunked.js";
 import type { RuleState } from "../rules/evaluator.js";
 import type { TableRef } from "../store/dynamo.js";
 import { keys } from "../store/keys.js";
@@ -86,11 +87,10 @@ export class RuleStateStore {
   async saveAll(account: string, changes: readonly RuleStateChange[]): Promise<void> {
     const whole = changes.filter((change) => ALL_FIELDS.every((field) => change.fields.includes(field)));
     const partial = changes.filter((change) => !whole.includes(change));
-    const batches: (typeof whole)[] = [];
-    for (let start = 0; start < whole.length; start += BATCH_SIZE)
-      batches.push(whole.slice(start, start + BATCH_SIZE));
     await Promise.all([
-      ...batches.map((batch) => this.#putAll(batch.map((change) => this.#item(account, change)))),
+      ...chunked(whole, BATCH_SIZE).map((batch) =>
+        this.#putAll(batch.map((change) => this.#item(account, change))),
+      ),
       ...partial.map(({ deviceid, ruleId, state, fields }) =>
         this.save(account, deviceid, ruleId, state, fields),
       ),

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { SendMessageBatchCommand, type SQSClient } from "@aws-sdk/client-sqs";
+import { chunked } from "../chunked.js";
 
 export interface QueueMessage {
   body: string;
@@ -35,9 +36,7 @@ export class SqsSender {
   ) {}
 
   async send(messages: readonly QueueMessage[]): Promise<void> {
-    for (let start = 0; start < messages.length; start += BATCH_SIZE) {
-      await this.#sendBatch(messages.slice(start, start + BATCH_SIZE));
-    }
+    for (const batch of chunked(messages, BATCH_SIZE)) await this.#sendBatch(batch);
   }
 
   async #sendBatch(batch: readonly QueueMessage[]): Promise<void> {
