@@ -142,6 +142,7 @@ function operationOf(request: FauxqsRequest): string {
   return `S3 ${request.method}`;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** A JSON object (not an array or null): how requests and notifications are read here. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -17,7 +17,7 @@ import {
 } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { EmulatorProcessMessage } from "./emulator-process.js";
-import { REGION, startEmulatorServers } from "./emulator-servers.js";
+import { isRecord, REGION, startEmulatorServers } from "./emulator-servers.js";
 
 export interface EmulatorOptions {
   /** Default "fleet-alerts-test". */
@@ -379,10 +379,6 @@ function structuredBodies(message: string): InboxMessage["bodies"] {
     if (typeof value === "string") bodies[protocol] = value;
   }
   return bodies;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function sleep(ms: number): Promise<void> {
