@@ -6,7 +6,7 @@ import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { AlertStore } from "@fleet-alerts/core/alerts";
 import { evidenceWindow } from "@fleet-alerts/core/evidence";
 import { start } from "@fleet-alerts/simulator";
-import { startEmulators } from "../../packages/functions/src/local/emulators.js";
+import { type Emulators, startEmulators } from "../../packages/functions/src/local/emulators.js";
 import { sqsEvent } from "../../packages/functions/src/local/sqs-event.js";
 import type { SynthesizedHandlers } from "./handlers.js";
 
@@ -115,7 +115,7 @@ export async function measureEvidence(handlers: SynthesizedHandlers): Promise<Ev
       }),
     );
     if (worker.response.batchItemFailures.length > 0) throw new Error("the evidence job failed");
-    const storedBytes = await storedClipBytes(emulators, emulators.bucket);
+    const storedBytes = await storedClipBytes(emulators);
     if (storedBytes !== raw.bytes) throw new Error(`stored ${storedBytes} bytes of a ${raw.bytes}-byte clip`);
 
     return {
@@ -137,11 +137,10 @@ export async function measureEvidence(handlers: SynthesizedHandlers): Promise<Ev
 }
 
 /** The size of the MP4 clips the job stored in the evidence bucket (not the store-only baseline's). */
-async function storedClipBytes(
-  emulators: Awaited<ReturnType<typeof startEmulators>>,
-  bucket: string,
-): Promise<number> {
-  const { Contents = [] } = await emulators.clients.s3.send(new ListObjectsV2Command({ Bucket: bucket }));
+async function storedClipBytes(emulators: Emulators): Promise<number> {
+  const { Contents = [] } = await emulators.clients.s3.send(
+    new ListObjectsV2Command({ Bucket: emulators.bucket }),
+  );
   return Contents.filter((object) => object.Key?.endsWith(".mp4") && !object.Key.startsWith("bench/")).reduce(
     (total, object) => total + (object.Size ?? 0),
     0,
