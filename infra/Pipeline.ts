@@ -215,7 +215,7 @@ export async function Pipeline({ stack, app }: StackContext) {
     logGroup: logGroup("Evidence"),
     handler: "packages/functions/src/evidence.handler",
     timeout: EVIDENCE_TIMEOUT.toSeconds(),
-    // A 30-minute clip streams through in 135 MiB at its peak (npm run bench); 512 MB buys the CPU
+    // A 30-minute clip streams through in 135-150 MiB at its peak (npm run bench); 512 MB buys the CPU
     // share to hash and move it well inside the deadline.
     memorySize: 512,
     environment: {

@@ -87,7 +87,7 @@ export class S3EvidenceStore {
       },
       // S3's smallest part, one upload at a time (the next part fills meanwhile): each buffered part
       // costs several times its size on the way out, and `npm run bench` measured a 30-minute clip's
-      // peak RSS at 135 MiB this way, against 154 MiB with two in flight and 183-196 MiB with two
+      // peak RSS at 135-150 MiB this way, against 154 MiB with two in flight and 183-196 MiB with two
       // 8 MiB parts, for 9% less throughput into the emulator.
       partSize: 5 * 1024 * 1024,
       queueSize: 1,
