@@ -1,4 +1,5 @@
-import { type AlertContext, buildAlertMessage, timeZoneSchema } from "@fleet-alerts/core/alerts";
+import { type AlertContext, buildAlertMessage } from "@fleet-alerts/core/alerts";
+import { timeZoneSchema } from "@fleet-alerts/core/config";
 import { deviceEventSchema, type FleetDevice, fleetDeviceSchema } from "@fleet-alerts/core/devicecloud";
 import { DEFAULT_RULES, type Rule, ruleSchema } from "@fleet-alerts/core/rules";
 import { describe, expect, it } from "vitest";

@@ -4,8 +4,6 @@ export {
   type AlertContext,
   type AlertMessage,
   buildAlertMessage,
-  isTimeZone,
   type SnsMessageAttribute,
-  timeZoneSchema,
 } from "./message.js";
 export * from "./sns-publisher.js";

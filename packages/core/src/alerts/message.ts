@@ -1,4 +1,4 @@
-import * as z from "zod";
+import { isTimeZone } from "../config/time-zone.js";
 import { eventCodeName, isKnownEventCode } from "../devicecloud/codes.js";
 import type { FleetDevice, GpsData } from "../devicecloud/schemas/devices.js";
 import type { DeviceEvent } from "../devicecloud/schemas/events.js";
@@ -49,20 +49,6 @@ const SMS_MAX_LENGTH = 160;
 const ELLIPSIS = "...";
 const OSM_ZOOM = 16;
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** An IANA time zone name that this runtime knows, for configuration schemas. */
-export const timeZoneSchema = z
-  .string()
-  .refine(isTimeZone, 'must be an IANA time zone such as "Europe/Berlin"');
 
 /**
  * Renders an alert for every SNS protocol. Throws a RangeError naming the zone when

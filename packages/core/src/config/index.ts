@@ -1,2 +1,3 @@
 export * from "./env.js";
 export * from "./poller-config.js";
+export * from "./time-zone.js";

@@ -1,7 +1,7 @@
 import * as z from "zod";
-import { timeZoneSchema } from "../alerts/message.js";
 import { utcOffsetSchema } from "../devicecloud/playback.js";
 import { jsonEnv } from "./env.js";
+import { timeZoneSchema } from "./time-zone.js";
 
 /** One API account of the device cloud: its own cursor, its own rules. */
 export const accountConfigSchema = z.strictObject({
