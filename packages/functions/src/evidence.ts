@@ -3,6 +3,7 @@ import { S3Client } from "@aws-sdk/client-s3";
 import { SNSClient } from "@aws-sdk/client-sns";
 import { ChangeMessageVisibilityCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { AlertStore, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
+import { SQS_MAX_VISIBILITY_SECONDS } from "@fleet-alerts/core/aws-limits";
 import { type EvidenceConfig, evidenceEnvSchema, parseEnv } from "@fleet-alerts/core/config";
 import { alertOf, collectEvidence, evidenceJobSchema, S3EvidenceStore } from "@fleet-alerts/core/evidence";
 import { SqsSender } from "@fleet-alerts/core/queue";
@@ -11,9 +12,6 @@ import { logger } from "./observability.js";
 import { cachedOnSuccess } from "./once.js";
 import { awsClientConfig, deviceCloudClients, type RuntimeOverrides, tableRef } from "./runtime.js";
 import { withSecrets } from "./secrets.js";
-
-// SQS holds a message invisible for 12 hours at most.
-const MAX_VISIBILITY_SECONDS = 43_200;
 
 function buildEvidenceRuntime(
   env: Readonly<Record<string, string | undefined>>,
@@ -100,7 +98,7 @@ export function createEvidenceHandler(
       if (final)
         await alerts.setEvidence(alertOf(job), { status: "failed", error: reason }).catch(() => undefined);
       const backoff = Math.min(
-        MAX_VISIBILITY_SECONDS,
+        SQS_MAX_VISIBILITY_SECONDS,
         config.EVIDENCE_FAILURE_BACKOFF_SECONDS * 2 ** (receives - 1),
       );
       await sqs

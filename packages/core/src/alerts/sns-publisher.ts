@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { PublishBatchCommand, type PublishBatchRequestEntry, type SNSClient } from "@aws-sdk/client-sns";
+import { SNS_MAX_BATCH_ENTRIES } from "../aws-limits.js";
 import { chunked } from "../chunked.js";
 import type { AlertMessage } from "./message.js";
 
@@ -14,7 +15,6 @@ export type PublishOutcome =
   | { alertId: string; ok: false; permanent: boolean; reason: string };
 
 /** SNS allows ten entries per PublishBatch. */
-const BATCH_SIZE = 10;
 
 /**
  * Publishes alerts to the alerts topic with PublishBatch, as `MessageStructure: "json"` so that
@@ -31,7 +31,9 @@ export class SnsAlertPublisher {
 
   /** The batches go out concurrently: a standard topic keeps no order between messages anyway. */
   async publish(alerts: readonly OutgoingAlert[]): Promise<PublishOutcome[]> {
-    return (await Promise.all(chunked(alerts, BATCH_SIZE).map((batch) => this.#publishBatch(batch)))).flat();
+    return (
+      await Promise.all(chunked(alerts, SNS_MAX_BATCH_ENTRIES).map((batch) => this.#publishBatch(batch)))
+    ).flat();
   }
 
   async #publishBatch(batch: readonly OutgoingAlert[]): Promise<PublishOutcome[]> {

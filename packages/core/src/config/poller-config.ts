@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { SQS_MAX_DELAY_SECONDS } from "../aws-limits.js";
 import { utcOffsetSchema } from "../devicecloud/playback.js";
 import { jsonEnv } from "./env.js";
 import { timeZoneSchema } from "./time-zone.js";
@@ -69,7 +70,7 @@ export const evidenceEnvSchema = z.object({
     .max(24 * 30)
     .default(48),
   /** First wait before looking again for footage not recorded yet; doubles each time. */
-  EVIDENCE_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(900).default(60),
+  EVIDENCE_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(SQS_MAX_DELAY_SECONDS).default(60),
   /** The evidence queue's maxReceiveCount: the last receive marks the evidence failed before the DLQ. */
   EVIDENCE_MAX_RECEIVES: z.coerce.number().int().min(1).max(100).default(5),
   /** First visibility back-off after a failure; doubles with each receive. */

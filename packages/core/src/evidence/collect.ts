@@ -1,5 +1,6 @@
 import type { AlertStore } from "../alerts/alert-store.js";
 import type { SnsAlertPublisher } from "../alerts/sns-publisher.js";
+import { SQS_MAX_DELAY_SECONDS } from "../aws-limits.js";
 import type { DeviceCloudClient } from "../devicecloud/client.js";
 import { formatPlaybackTimestamp } from "../devicecloud/playback.js";
 import type { StructuredLogger } from "../logging.js";
@@ -40,8 +41,6 @@ export type EvidenceOutcome =
   | { kind: "already-stored"; manifestKey: string }
   | { kind: "not-recorded-yet"; retryInSeconds: number }
   | { kind: "unavailable" };
-
-const MAX_SQS_DELAY_SECONDS = 900;
 
 /**
  * Fetches the video around one alert into S3. Idempotent: a complete manifest means done; a clip
@@ -85,7 +84,7 @@ export async function collectEvidence(
       return { kind: "unavailable" };
     }
     // The device may be offline or not synced yet: look again later, waiting longer each time.
-    const retryInSeconds = Math.min(MAX_SQS_DELAY_SECONDS, settings.retryDelaySeconds * 2 ** job.attempt);
+    const retryInSeconds = Math.min(SQS_MAX_DELAY_SECONDS, settings.retryDelaySeconds * 2 ** job.attempt);
     await deps.requeue.send([
       { body: JSON.stringify({ ...job, attempt: job.attempt + 1 }), delaySeconds: retryInSeconds },
     ]);

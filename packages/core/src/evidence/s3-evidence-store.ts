@@ -12,6 +12,7 @@ import {
   type S3Client,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
+import { S3_MIN_PART_BYTES } from "../aws-limits.js";
 import { type EvidenceManifest, manifestSchema } from "./manifest.js";
 import { createMp4Verifier, type Mp4Facts } from "./mp4-verifier.js";
 
@@ -89,7 +90,7 @@ export class S3EvidenceStore {
       // costs several times its size on the way out, and `npm run bench` measured a 30-minute clip's
       // peak RSS at 135-150 MiB this way, against 154 MiB with two in flight and 183-196 MiB with two
       // 8 MiB parts, for 9% less throughput into the emulator.
-      partSize: 5 * 1024 * 1024,
+      partSize: S3_MIN_PART_BYTES,
       queueSize: 1,
       leavePartsOnError: false,
     });

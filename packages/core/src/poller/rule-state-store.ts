@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { BatchWriteCommand, GetCommand, paginateQuery, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import * as z from "zod";
+import { DYNAMODB_MAX_BATCH_WRITE_ITEMS } from "../aws-limits.js";
 import { chunked } from "../chunked.js";
 import type { RuleState } from "../rules/evaluator.js";
 import type { TableRef } from "../store/dynamo.js";
@@ -35,7 +36,6 @@ const ALL_FIELDS: readonly RuleStateField[] = [
   "suppressed",
 ];
 // BatchWriteItem takes 25 items.
-const BATCH_SIZE = 25;
 
 /** The cooldown state of every rule and device of an account. */
 export class RuleStateStore {
@@ -88,7 +88,7 @@ export class RuleStateStore {
     const whole = changes.filter((change) => ALL_FIELDS.every((field) => change.fields.includes(field)));
     const partial = changes.filter((change) => !whole.includes(change));
     await Promise.all([
-      ...chunked(whole, BATCH_SIZE).map((batch) =>
+      ...chunked(whole, DYNAMODB_MAX_BATCH_WRITE_ITEMS).map((batch) =>
         this.#putAll(batch.map((change) => this.#item(account, change))),
       ),
       ...partial.map(({ deviceid, ruleId, state, fields }) =>

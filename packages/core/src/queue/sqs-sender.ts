@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { SendMessageBatchCommand, type SQSClient } from "@aws-sdk/client-sqs";
+import { SQS_MAX_BATCH_ENTRIES, SQS_MAX_DELAY_SECONDS } from "../aws-limits.js";
 import { chunked } from "../chunked.js";
 
 export interface QueueMessage {
@@ -7,9 +8,6 @@ export interface QueueMessage {
   /** 0..900: SQS's own limit on a message's delay. */
   delaySeconds?: number;
 }
-
-export const MAX_DELAY_SECONDS = 900;
-const BATCH_SIZE = 10;
 
 /** Raised when SQS keeps refusing some messages: the caller must not act as if they were sent. */
 export class QueueSendError extends Error {
@@ -36,7 +34,7 @@ export class SqsSender {
   ) {}
 
   async send(messages: readonly QueueMessage[]): Promise<void> {
-    for (const batch of chunked(messages, BATCH_SIZE)) await this.#sendBatch(batch);
+    for (const batch of chunked(messages, SQS_MAX_BATCH_ENTRIES)) await this.#sendBatch(batch);
   }
 
   async #sendBatch(batch: readonly QueueMessage[]): Promise<void> {
@@ -50,7 +48,7 @@ export class SqsSender {
             MessageBody: message.body,
             ...(message.delaySeconds !== undefined && {
               DelaySeconds: Math.min(
-                MAX_DELAY_SECONDS,
+                SQS_MAX_DELAY_SECONDS,
                 Math.max(0, Math.ceil(message.delaySeconds / this.timeScale)),
               ),
             }),

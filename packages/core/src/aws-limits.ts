@@ -1,0 +1,19 @@
+/**
+ * The AWS service limits the code relies on, in one place. Each is a hard limit of the service
+ * (not a setting of ours): code that sizes a batch, a delay or a text by one imports it from here.
+ */
+
+/** SQS: the longest a message can be delayed (DelaySeconds). */
+export const SQS_MAX_DELAY_SECONDS = 900;
+/** SQS: the longest a received message can stay invisible (ChangeMessageVisibility). */
+export const SQS_MAX_VISIBILITY_SECONDS = 43_200;
+/** SQS: entries per SendMessageBatch / DeleteMessageBatch. */
+export const SQS_MAX_BATCH_ENTRIES = 10;
+/** SNS: entries per PublishBatch. */
+export const SNS_MAX_BATCH_ENTRIES = 10;
+/** SNS: an email subject must be "less than 100 characters long". */
+export const SNS_MAX_SUBJECT_LENGTH = 99;
+/** DynamoDB: put or delete requests per BatchWriteItem. */
+export const DYNAMODB_MAX_BATCH_WRITE_ITEMS = 25;
+/** S3: the smallest part of a multipart upload (all but the last part). */
+export const S3_MIN_PART_BYTES = 5 * 1024 * 1024;
