@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
+import { ignoreObservations } from "@fleet-alerts/core";
 import { AlertStore, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
 import { DeviceCloudClient, hashPassword } from "@fleet-alerts/core/devicecloud";
 import {
@@ -340,7 +341,7 @@ describe("evidence after a crash", () => {
       alerts,
       publisher: new SnsAlertPublisher(emulators.clients.sns, emulators.topicArn),
       requeue: new SqsSender(emulators.clients.sqs, emulators.queues.evidence),
-      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+      observer: ignoreObservations,
       now: Date.now,
     };
     const settings = {

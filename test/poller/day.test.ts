@@ -6,6 +6,7 @@ import type { Context } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEvidenceHandler } from "../../packages/functions/src/evidence.js";
 import { sqsEvent } from "../../packages/functions/src/local/sqs-event.js";
+import { createPollHandler } from "../../packages/functions/src/poll.js";
 import { alertsOf, drainInbox, startPipeline } from "./pipeline.js";
 
 // Every rule alerts on each matching event (no cooldown, no staleness, no Offline confirmation), so
@@ -56,6 +57,7 @@ describe("a seeded simulated day through the poll handler", () => {
 
   it("publishes exactly one message per matching event and nothing else", async () => {
     pipeline.simulator.control.resetRequests();
+    pipeline.observations.length = 0;
     const [summary] = await pipeline.poll();
     // Vehicle, driver and position come from one device list per run, not one per event.
     const lists = pipeline.simulator.control.requests.filter((request) => request.endpoint === "alllist");
@@ -65,6 +67,18 @@ describe("a seeded simulated day through the poll handler", () => {
     expect(summary).toMatchObject({ outcome: "caught-up", alertsPublished: expected.length, rejected: 0 });
     const published = alertsOf(await drainInbox(pipeline.emulators));
     expect(published.map((alert) => alert.key).sort()).toEqual(expected.map((alert) => alert.key).sort());
+    // Each is observed once, with the very body its subscribers got, and the run ends in its summary.
+    const observed = pipeline.observations.flatMap((observation) =>
+      observation.type === "alert-published" ? [observation] : [],
+    );
+    expect(observed.map((alert) => `${alert.serialno}/${alert.rule}`).sort()).toEqual(
+      published.map((alert) => alert.key).sort(),
+    );
+    for (const alert of published) {
+      const body = JSON.parse(alert.message.bodies?.default ?? "") as { alertId: string };
+      expect(observed.find((observation) => observation.alertId === body.alertId)?.body).toEqual(body);
+    }
+    expect(pipeline.observations.at(-1)).toMatchObject({ type: "poll-summary", ...summary });
     // A second run finds nothing new and sends nothing.
     const [again] = await pipeline.poll();
     expect(again).toMatchObject({ outcome: "caught-up", eventsRead: 0, alertsPublished: 0 });
@@ -106,6 +120,27 @@ describe("a seeded simulated day through the poll handler", () => {
       serialno: shock.serialno.toString(),
       ruleId: "shock",
     });
+  });
+
+  it("logs an alert at info by its ids and decision, never its text (driver, vehicle, position)", async () => {
+    const lines: string[] = [];
+    const record = (message: string, attributes: Record<string, unknown>) => {
+      lines.push(`${message} ${JSON.stringify(attributes)}`);
+    };
+    const logger = { info: record, warn: record, error: record };
+    const [device] = pipeline.simulator.control.devices();
+    const shock = pipeline.simulator.control.injectEvent({ appdevid: 16, deviceid: device?.deviceid });
+    await createPollHandler(pipeline.env, { logger })({}, { getRemainingTimeInMillis: () => 60_000 });
+    const [alert] = alertsOf(await drainInbox(pipeline.emulators));
+    const body = JSON.parse(alert?.message.bodies?.default ?? "{}") as { alertId: string };
+    expect(lines.find((line) => line.startsWith("alert-published "))).toContain(body.alertId);
+    const text = lines.join("\n");
+    for (const personal of [device?.drivername, device?.vehicleid, alert?.message.bodies?.sms]) {
+      expect(personal).toBeTruthy();
+      expect(text).not.toContain(personal);
+    }
+    expect(text).not.toMatch(/"lat"|"lng"/);
+    expect(shock.serialno).toBeGreaterThan(0n);
   });
 
   it("queues evidence jobs that the evidence function turns into stored clips", async () => {

@@ -1,6 +1,7 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Observation } from "@fleet-alerts/core";
 import {
   type PollerDependencies,
   type PollStep,
@@ -47,14 +48,18 @@ export async function startPipeline(options: PipelineOptions) {
     FLEET_TIME_ZONE: "Europe/Berlin",
     ...options.env,
   };
-  const pollHandler = createPollHandler(env);
+  // What the handlers report, in order: as the local mode's live view and --json receive it.
+  const observations: Observation[] = [];
+  const observer = { observe: (observation: Observation) => observations.push(observation) };
+  const pollHandler = createPollHandler(env, { observer });
   return {
+    observations,
     emulators,
     simulator,
     env,
     /** Invokes the poll handler as Lambda would, with this much time left. */
     poll: (remainingMs = 60_000) => pollHandler({}, { getRemainingTimeInMillis: () => remainingMs }),
-    confirmHandler: createConfirmHandler(env),
+    confirmHandler: createConfirmHandler(env, { observer }),
     /** The handlers' runtime, for tests that drive core with a test seam (crash points, clock). */
     runtime: () => buildRuntime(env),
     close: async () => {

@@ -4,6 +4,7 @@ export * from "./cursor/index.js";
 export * from "./devicecloud/index.js";
 export * from "./evidence/index.js";
 export type { StructuredLogger } from "./logging.js";
+export * from "./observer.js";
 export * from "./offline/index.js";
 export * from "./poller/index.js";
 export * from "./queue/index.js";

@@ -8,7 +8,7 @@ import { type EvidenceConfig, evidenceEnvSchema, parseEnv } from "@fleet-alerts/
 import { alertOf, collectEvidence, evidenceJobSchema, S3EvidenceStore } from "@fleet-alerts/core/evidence";
 import { SqsSender } from "@fleet-alerts/core/queue";
 import type { Context, SQSEvent, SQSRecord } from "aws-lambda";
-import { logger } from "./observability.js";
+import { logger, logObserver } from "./observability.js";
 import { cachedOnSuccess } from "./once.js";
 import { awsClientConfig, deviceCloudClients, type RuntimeOverrides, tableRef } from "./runtime.js";
 import { withSecrets } from "./secrets.js";
@@ -44,7 +44,7 @@ function buildEvidenceRuntime(
       alerts,
       publisher: new SnsAlertPublisher(new SNSClient(awsClientConfig(env, "SNS")), config.ALERTS_TOPIC_ARN),
       requeue: new SqsSender(sqs, config.EVIDENCE_QUEUE_URL, undefined, overrides.timeScale),
-      logger: log,
+      observer: overrides.observer ?? logObserver(log),
       now: overrides.now ?? Date.now,
       ...(overrides.evidenceProgress && { progress: overrides.evidenceProgress }),
     },
@@ -61,7 +61,6 @@ export function createEvidenceHandler(
   env: Readonly<Record<string, string | undefined>>,
   options: RuntimeOverrides = {},
 ) {
-  const log = options.logger ?? logger;
   const getRuntime = cachedOnSuccess(() =>
     withSecrets(env).then((resolved) => buildEvidenceRuntime(resolved, options)),
   );
@@ -70,31 +69,25 @@ export function createEvidenceHandler(
   const collect = async (record: SQSRecord) => {
     const { config, clients, settings, deps, sqs, alerts } = await getRuntime();
     const job = evidenceJobSchema.parse(JSON.parse(record.body));
-    const attributes = {
-      account: job.account,
-      serialno: job.serialno,
-      deviceid: job.deviceid,
-      rule: job.ruleId,
-    };
     const client = clients.get(job.account);
     if (!client) throw new Error(`evidence job for unknown account ${job.account}`);
     try {
-      const outcome = await collectEvidence(job, settings, { ...deps, client });
-      log.info("evidence job done", { ...attributes, outcome: outcome.kind });
+      await collectEvidence(job, settings, { ...deps, client });
     } catch (error) {
       const receives = Number(record.attributes.ApproximateReceiveCount ?? "1");
       const final = receives >= config.EVIDENCE_MAX_RECEIVES;
       const reason = (error as Error).message;
-      log.error(
-        final
-          ? "evidence job failed for good; it goes to the DLQ"
-          : "evidence job failed; it will be retried",
-        {
-          ...attributes,
-          receives,
-          reason,
-        },
-      );
+      deps.observer.observe({
+        type: "evidence-failed",
+        account: job.account,
+        alertId: job.alertId,
+        serialno: job.serialno,
+        deviceid: job.deviceid,
+        rule: job.ruleId,
+        reason,
+        receives,
+        final,
+      });
       if (final)
         await alerts.setEvidence(alertOf(job), { status: "failed", error: reason }).catch(() => undefined);
       const backoff = Math.min(

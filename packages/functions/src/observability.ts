@@ -1,5 +1,6 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
+import type { Observation, Observer, StructuredLogger } from "@fleet-alerts/core";
 import type { PollSummary } from "@fleet-alerts/core/poller";
 
 /** One Logger and one Metrics for every handler: structured JSON logs, CloudWatch EMF metrics. */
@@ -19,4 +20,38 @@ export function publishPollMetrics(summary: PollSummary, runMs: number): void {
   metrics.addMetric("CursorLagSeconds", MetricUnit.Seconds, summary.lagSeconds);
   metrics.addMetric("RunTime", MetricUnit.Milliseconds, runMs);
   metrics.publishStoredMetrics();
+}
+
+/**
+ * In Lambda, each observation is one structured log line named by its type, with ids and
+ * decisions only: the subscriber body of a published alert (driver, position) is personal data
+ * and never logged.
+ */
+export function logObserver(log: StructuredLogger = logger): Observer {
+  return {
+    observe(observation) {
+      const { type, ...attributes } = withoutPersonalData(observation);
+      log[levelOf(observation)](type, attributes);
+    },
+  };
+}
+
+function withoutPersonalData(observation: Observation): { type: string } & Record<string, unknown> {
+  if (observation.type !== "alert-published") return observation;
+  const { body: _personalData, ...ids } = observation;
+  return ids;
+}
+
+function levelOf(observation: Observation): keyof StructuredLogger {
+  switch (observation.type) {
+    case "alert-failed":
+      return "error";
+    case "evidence-failed":
+      return observation.final ? "error" : "warn";
+    case "event-rejected":
+    case "evidence-unavailable":
+      return "warn";
+    default:
+      return "info";
+  }
 }

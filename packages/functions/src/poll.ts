@@ -1,6 +1,6 @@
 import { runPollers } from "@fleet-alerts/core/poller";
 import type { Context } from "aws-lambda";
-import { logger, publishPollMetrics } from "./observability.js";
+import { logObserver, publishPollMetrics } from "./observability.js";
 import { cachedOnSuccess } from "./once.js";
 import { buildRuntime, type RuntimeOverrides } from "./runtime.js";
 import { withSecrets } from "./secrets.js";
@@ -25,7 +25,7 @@ export function createPollHandler(
       ...(config.POLL_EVERY_SECONDS !== undefined && { pollEveryMs: config.POLL_EVERY_SECONDS * 1000 }),
     });
     for (const summary of summaries) {
-      (options.logger ?? logger).info("poll finished", { ...summary });
+      (options.observer ?? logObserver(options.logger)).observe({ type: "poll-summary", ...summary });
       publishPollMetrics(summary, Date.now() - startedMs);
     }
     return summaries;

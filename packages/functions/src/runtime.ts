@@ -2,7 +2,7 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { SNSClient } from "@aws-sdk/client-sns";
 import { SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import type { StructuredLogger } from "@fleet-alerts/core";
+import type { Observer, StructuredLogger } from "@fleet-alerts/core";
 import { AlertStore, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
 import {
   type AccountConfig,
@@ -19,7 +19,7 @@ import { type AccountPoller, RejectedEventStore, RuleStateStore } from "@fleet-a
 import { SqsSender } from "@fleet-alerts/core/queue";
 import { DEFAULT_RULES, loadRulesFile } from "@fleet-alerts/core/rules";
 import type { TableRef } from "@fleet-alerts/core/store";
-import { logger } from "./observability.js";
+import { logger, logObserver } from "./observability.js";
 
 // Long enough for a run to pass a renewal between chunks, short enough that a crashed run delays
 // the next scheduled one by under a minute.
@@ -57,14 +57,11 @@ export interface PollerRuntime {
   pollers: AccountPoller[];
 }
 
-/**
- * Everything a handler needs, built once per Lambda container from its environment: clients
- * (the AWS SDK reads region, credentials and endpoints from the environment), stores, and one
- * device-cloud client and rule set per account.
- */
-/** What the local mode changes: its logger, and its clock, which may run faster than real time. */
+/** What the local mode changes: its logger and observer, and its clock, which may run faster than real time. */
 export interface RuntimeOverrides {
   logger?: StructuredLogger;
+  /** Told what the handlers did; in Lambda, structured log lines. */
+  observer?: Observer;
   now?: () => number;
   /** Clock seconds per real second (the simulator's speed); SQS delays are divided by it. */
   timeScale?: number;
@@ -72,6 +69,11 @@ export interface RuntimeOverrides {
   evidenceProgress?: EvidenceDependencies["progress"];
 }
 
+/**
+ * Everything a handler needs, built once per Lambda container from its environment: clients
+ * (the AWS SDK reads region, credentials and endpoints from the environment), stores, and one
+ * device-cloud client and rule set per account.
+ */
 export async function buildRuntime(
   env: Readonly<Record<string, string | undefined>>,
   overrides: RuntimeOverrides = {},
@@ -91,6 +93,7 @@ export async function buildRuntime(
     evidenceQueue: new SqsSender(sqs, config.EVIDENCE_QUEUE_URL),
     confirmQueue: new SqsSender(sqs, config.CONFIRM_QUEUE_URL, undefined, overrides.timeScale),
     logger: log,
+    observer: overrides.observer ?? logObserver(log),
     now: overrides.now ?? Date.now,
   };
   const clients = deviceCloudClients(config.DEVICE_CLOUD_ACCOUNTS, env, log);

@@ -1,5 +1,6 @@
 import type { EvidenceJob } from "../evidence/job.js";
 import type { StructuredLogger } from "../logging.js";
+import type { Observer } from "../observer.js";
 import type { SqsSender } from "../queue/sqs-sender.js";
 import type { AlertRecord, AlertStore } from "./alert-store.js";
 import type { SnsAlertPublisher } from "./sns-publisher.js";
@@ -9,6 +10,7 @@ export interface DeliveryDependencies {
   publisher: SnsAlertPublisher;
   evidenceQueue: SqsSender;
   logger: StructuredLogger;
+  observer: Observer;
   now: () => number;
 }
 
@@ -37,8 +39,9 @@ export async function deliverAlerts(
   await Promise.all(
     outcomes.map(async (outcome) => {
       const record = byId.get(outcome.alertId) as AlertRecord;
-      const attributes = {
+      const ids = {
         account: record.account,
+        alertId: record.alertId,
         serialno: record.serialno.toString(),
         deviceid: record.deviceid,
         rule: record.ruleId,
@@ -47,16 +50,17 @@ export async function deliverAlerts(
         await deps.alerts.markPublished(record, outcome.messageId, deps.now());
         settled.set(record.alertId, { ...record, status: "published", snsMessageId: outcome.messageId });
         counts.alertsPublished++;
-        deps.logger.info("alert published", {
-          ...attributes,
+        deps.observer.observe({
+          type: "alert-published",
+          ...ids,
           severity: record.severity,
-          sms: record.message?.sms,
+          body: JSON.parse(record.message?.default ?? "{}") as Record<string, unknown>,
         });
       } else if (outcome.permanent) {
         await deps.alerts.markFailed(record, outcome.reason);
         settled.set(record.alertId, { ...record, status: "failed", failure: outcome.reason });
         counts.alertsFailed++;
-        deps.logger.error("alert refused by SNS", { ...attributes, reason: outcome.reason });
+        deps.observer.observe({ type: "alert-failed", ...ids, reason: outcome.reason });
       } else {
         transient = outcome.reason;
       }

@@ -3,7 +3,7 @@ import type { SnsAlertPublisher } from "../alerts/sns-publisher.js";
 import { SQS_MAX_DELAY_SECONDS } from "../aws-limits.js";
 import type { DeviceCloudClient } from "../devicecloud/client.js";
 import { formatPlaybackTimestamp } from "../devicecloud/playback.js";
-import type { StructuredLogger } from "../logging.js";
+import type { Observer } from "../observer.js";
 import type { SqsSender } from "../queue/sqs-sender.js";
 import { evidenceAnnouncement } from "./announcement.js";
 import type { EvidenceJob } from "./job.js";
@@ -30,7 +30,7 @@ export interface EvidenceDependencies {
   publisher: SnsAlertPublisher;
   /** The evidence queue itself, to come back later for footage not recorded yet. */
   requeue: SqsSender;
-  logger: StructuredLogger;
+  observer: Observer;
   now: () => number;
   /** Told how a download is going (the local mode shows it); `totalBytes` when the service said. */
   progress?: (download: { key: string; bytes: number; totalBytes?: number }) => void;
@@ -55,8 +55,9 @@ export async function collectEvidence(
 ): Promise<EvidenceOutcome> {
   const prefix = evidencePrefix(job);
   const key = manifestKey(prefix);
-  const attributes = {
+  const ids = {
     account: job.account,
+    alertId: job.alertId,
     serialno: job.serialno,
     deviceid: job.deviceid,
     rule: job.ruleId,
@@ -80,7 +81,7 @@ export async function collectEvidence(
     if (deps.now() - eventMs > settings.giveUpAfterMs) {
       await deps.alerts.setEvidence(alertOf(job), { status: "unavailable" });
       await announceOnce(job, deps, evidenceAnnouncement(job, { status: "unavailable" }));
-      deps.logger.warn("evidence unavailable: the footage was never recorded", attributes);
+      deps.observer.observe({ type: "evidence-unavailable", ...ids });
       return { kind: "unavailable" };
     }
     // The device may be offline or not synced yet: look again later, waiting longer each time.
@@ -88,11 +89,7 @@ export async function collectEvidence(
     await deps.requeue.send([
       { body: JSON.stringify({ ...job, attempt: job.attempt + 1 }), delaySeconds: retryInSeconds },
     ]);
-    deps.logger.info("evidence not recorded yet; looking again later", {
-      ...attributes,
-      retryInSeconds,
-      attempt: job.attempt,
-    });
+    deps.observer.observe({ type: "evidence-waiting", ...ids, retryInSeconds, attempt: job.attempt });
     return { kind: "not-recorded-yet", retryInSeconds };
   }
 
@@ -128,12 +125,6 @@ export async function collectEvidence(
           durationMinutes: segment.durationMinutes,
         },
       });
-      deps.logger.info("evidence clip stored", {
-        ...attributes,
-        key: clip,
-        bytes: stored.bytes,
-        sha256: stored.sha256Hex,
-      });
     }
   }
   const manifest: EvidenceManifest = {
@@ -161,6 +152,19 @@ export async function collectEvidence(
   };
   await deps.store.putManifest(key, manifest);
   await finish(job, settings, deps, { manifestKey: key, manifest });
+  deps.observer.observe({
+    type: "evidence-stored",
+    ...ids,
+    bucket: settings.evidenceBucket,
+    manifestKey: key,
+    clips: clips.map(({ key: clipKey, channel, bytes, sha256 }) => ({
+      key: clipKey,
+      channel,
+      bytes,
+      sha256,
+    })),
+    partial: manifest.coverage.partial,
+  });
   return { kind: "stored", manifestKey: key, clips: clips.length, partial: manifest.coverage.partial };
 }
 

@@ -38,12 +38,7 @@ export async function confirmOffline(
   deps: ConfirmDependencies,
 ): Promise<ConfirmOutcome> {
   const serialno = BigInt(job.serialno);
-  const attributes = {
-    account: job.account,
-    serialno: job.serialno,
-    deviceid: job.deviceid,
-    rule: job.ruleId,
-  };
+  const ids = { account: job.account, serialno: job.serialno, deviceid: job.deviceid, rule: job.ruleId };
   const waitMs = job.dueAtMs - deps.now();
   if (waitMs > 0) {
     // SQS delays 15 minutes at most: a longer confirmation waits in steps.
@@ -54,7 +49,7 @@ export async function confirmOffline(
   const rule = settings.rules.find((candidate) => candidate.id === job.ruleId);
   if (check?.status !== "pending" || check.serialno !== serialno) return "not-pending";
   if (!rule) {
-    deps.logger.warn("offline check for a rule that no longer exists; dropped", attributes);
+    deps.observer.observe({ type: "offline-cancelled", ...ids, reason: "rule-removed" });
     await deps.offlineChecks.settle(job.account, job.deviceid, job.ruleId, serialno, "cancelled");
     return "not-pending";
   }
@@ -64,7 +59,7 @@ export async function confirmOffline(
     const online = await deps.client.onlineDevices();
     if (online.some((device) => device.deviceid === job.deviceid)) {
       await deps.offlineChecks.settle(job.account, job.deviceid, job.ruleId, serialno, "cancelled");
-      deps.logger.info("offline not confirmed: the device is online again", attributes);
+      deps.observer.observe({ type: "offline-cancelled", ...ids, reason: "online-again" });
       return "back-online";
     }
     const state = (await deps.states.get(job.account, job.deviceid, rule.id)) ?? {
@@ -76,7 +71,7 @@ export async function confirmOffline(
       // Settled first: a crash between the two loses one count rather than counting twice.
       await deps.offlineChecks.settle(job.account, job.deviceid, job.ruleId, serialno, "confirmed");
       await deps.states.save(job.account, job.deviceid, rule.id, outcome.state, ["suppressed"]);
-      deps.logger.info("offline confirmed; alert suppressed by cooldown", attributes);
+      deps.observer.observe({ type: "offline-suppressed", ...ids });
       return "suppressed";
     }
     const device = (await deps.client.allDevices().catch(() => [])).find(
@@ -126,6 +121,10 @@ export async function confirmOffline(
   const delivered = await deliverAlerts(record ? [record] : [], deps, counts);
   await queueEvidence(delivered, deps, counts);
   await deps.offlineChecks.settle(job.account, job.deviceid, job.ruleId, serialno, "confirmed");
-  deps.logger.info("offline confirmed", attributes);
+  deps.observer.observe({
+    type: "offline-confirmed",
+    ...ids,
+    alertId: alertIdOf(job.account, serialno, job.ruleId),
+  });
   return "alerted";
 }

@@ -10,6 +10,7 @@ import type { DeviceCloudClient } from "../devicecloud/client.js";
 import type { FleetDevice } from "../devicecloud/schemas/devices.js";
 import type { DeviceEvent } from "../devicecloud/schemas/events.js";
 import type { StructuredLogger } from "../logging.js";
+import type { ObservationOf, Observer } from "../observer.js";
 import type { OfflineCheckJob } from "../offline/check.js";
 import type { OfflineCheckStore } from "../offline/offline-store.js";
 import type { SqsSender } from "../queue/sqs-sender.js";
@@ -45,6 +46,8 @@ export interface PollerDependencies {
   evidenceQueue: SqsSender;
   confirmQueue: SqsSender;
   logger: StructuredLogger;
+  /** Told each decision and outcome (alerts, suppressions, Offline checks...). */
+  observer: Observer;
   /** The business clock: event ages, Offline due times, record timestamps. */
   now: () => number;
   /** The wall clock the Lambda deadline is measured on (Date.now); apart from `now`, which may be simulated. */
@@ -61,22 +64,8 @@ export interface AccountSettings {
   startSerialno?: bigint;
 }
 
-export interface PollSummary {
-  account: string;
-  outcome: "caught-up" | "deadline" | "started" | "locked" | "lost-lease" | "cursor-moved";
-  eventsRead: number;
-  alertsPublished: number;
-  alertsFailed: number;
-  suppressed: number;
-  stale: number;
-  rejected: number;
-  offlineChecks: number;
-  offlineCancelled: number;
-  evidenceJobs: number;
-  cursor?: string;
-  /** Age of the oldest event left unread when the run stopped (0 when caught up). */
-  lagSeconds: number;
-}
+/** One account's figures for one run: what the poll-summary observation reports. */
+export type PollSummary = Omit<ObservationOf<"poll-summary">, "type">;
 
 // Events are handled, and the cursor checkpointed, in chunks of this many: bounded work per step.
 const CHUNK_SIZE = 100;
@@ -149,9 +138,10 @@ class AccountPoll {
       this.summary.eventsRead += events.length;
       for (const event of rejected) {
         await deps.rejected.record(account, event, deps.now());
-        deps.logger.warn("event rejected: it does not match the spec", {
+        deps.observer.observe({
+          type: "event-rejected",
           account,
-          serialno: event.serialno?.toString(),
+          ...(event.serialno !== undefined && { serialno: event.serialno.toString() }),
           issues: event.issues,
         });
       }
@@ -239,10 +229,19 @@ class AccountPoll {
           case "stale":
             newRecords.push(this.#alertRecord(event, decision.rule, "stale", 0));
             this.summary.stale++;
+            deps.observer.observe({
+              type: "alert-stale",
+              account,
+              alertId: alertIdOf(account, event.serialno, decision.rule.id),
+              serialno: event.serialno.toString(),
+              deviceid: event.deviceid,
+              rule: decision.rule.id,
+            });
             break;
           case "suppressed":
             this.summary.suppressed++;
-            deps.logger.info("alert suppressed by cooldown", {
+            deps.observer.observe({
+              type: "alert-suppressed",
               account,
               serialno: event.serialno.toString(),
               deviceid: event.deviceid,
@@ -337,7 +336,7 @@ class AccountPoll {
   ) {
     const { deps, settings } = this;
     const { account } = settings;
-    const attributes = {
+    const ids = {
       account,
       serialno: event.serialno.toString(),
       deviceid: event.deviceid,
@@ -346,7 +345,7 @@ class AccountPoll {
     if (decision.kind === "cancel-offline") {
       if (await deps.offlineChecks.cancelBefore(account, event.deviceid, decision.rule.id, event.serialno)) {
         this.summary.offlineCancelled++;
-        deps.logger.info("offline confirmation cancelled: the device is back online", attributes);
+        deps.observer.observe({ type: "offline-cancelled", ...ids, reason: "online-event" });
       }
       return;
     }
@@ -374,8 +373,9 @@ class AccountPoll {
       { body: JSON.stringify(job), delaySeconds: (decision.dueAtMs - deps.now()) / 1000 },
     ]);
     this.summary.offlineChecks++;
-    deps.logger.info("offline confirmation scheduled", {
-      ...attributes,
+    deps.observer.observe({
+      type: "offline-scheduled",
+      ...ids,
       dueAt: new Date(decision.dueAtMs).toISOString(),
     });
   }

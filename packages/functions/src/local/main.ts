@@ -67,6 +67,7 @@ function display(event: LocalEvent) {
     case "suppressed":
     case "offline-scheduled":
     case "offline-confirmed":
+    case "offline-suppressed":
     case "offline-cancelled":
       print(`${time} ${event.kind} ${event.rule} #${event.serialno} device ${event.deviceid}`);
       break;

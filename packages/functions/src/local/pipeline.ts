@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { GetObjectCommand } from "@aws-sdk/client-s3";
 import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
-import type { StructuredLogger } from "@fleet-alerts/core";
+import type { ObservationOf, Observer, StructuredLogger } from "@fleet-alerts/core";
 import { type Simulator, start as startSimulator } from "@fleet-alerts/simulator";
 import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";
 import { createConfirmHandler } from "../confirm.js";
@@ -39,7 +39,12 @@ export type LocalEvent =
       sms: string;
     }
   | {
-      kind: "suppressed" | "offline-scheduled" | "offline-confirmed" | "offline-cancelled";
+      kind:
+        | "suppressed"
+        | "offline-scheduled"
+        | "offline-confirmed"
+        | "offline-suppressed"
+        | "offline-cancelled";
       serialno: string;
       deviceid: string;
       rule: string;
@@ -126,9 +131,9 @@ export async function startLocalPipeline(
     evidencePending: 0,
     problems: [] as string[],
   };
-  const logger = displayLogger(show, totals);
   const overrides = {
-    logger,
+    logger: problemLogger(show, totals),
+    observer: displayObserver(show, totals, problemLogger(show, totals)),
     ...clock,
     evidenceProgress: throttled((download) => show({ kind: "evidence-progress", ...download })),
   };
@@ -290,35 +295,38 @@ async function showNotification(
   );
 }
 
-/** The handlers' log lines that matter to someone watching, turned into display events. */
-function displayLogger(
+/** What the handlers observed that matters to someone watching, turned into display events. */
+function displayObserver(
   show: (event: LocalEvent) => void,
-  totals: { suppressed: number; problems: string[] },
-): StructuredLogger {
-  const kinds: Record<
-    string,
-    "suppressed" | "offline-scheduled" | "offline-confirmed" | "offline-cancelled"
-  > = {
-    "alert suppressed by cooldown": "suppressed",
-    "offline confirmation scheduled": "offline-scheduled",
-    "offline confirmed": "offline-confirmed",
-    "offline not confirmed: the device is online again": "offline-cancelled",
-    "offline confirmation cancelled: the device is back online": "offline-cancelled",
-  };
-  const note = (message: string, attributes: Record<string, unknown>) => {
-    const kind = kinds[message];
-    if (!kind) return;
-    if (kind === "suppressed") totals.suppressed++;
-    show({
-      kind,
-      serialno: String(attributes.serialno),
-      deviceid: String(attributes.deviceid),
-      rule: String(attributes.rule),
-    });
-  };
+  totals: { suppressed: number },
+  problems: StructuredLogger,
+): Observer {
+  const shown = {
+    "alert-suppressed": "suppressed",
+    "offline-scheduled": "offline-scheduled",
+    "offline-confirmed": "offline-confirmed",
+    "offline-suppressed": "offline-suppressed",
+    "offline-cancelled": "offline-cancelled",
+  } as const;
   return {
-    info: note,
-    warn: note,
+    observe(observation) {
+      if (observation.type === "alert-failed" || observation.type === "evidence-failed") {
+        problems.error(observation.type, { reason: observation.reason });
+        return;
+      }
+      if (!(observation.type in shown)) return;
+      const { serialno, deviceid, rule } = observation as ObservationOf<keyof typeof shown>;
+      if (observation.type === "alert-suppressed") totals.suppressed++;
+      show({ kind: shown[observation.type as keyof typeof shown], serialno, deviceid, rule });
+    },
+  };
+}
+
+/** Errors the handlers log are the problems the live view lists. */
+function problemLogger(show: (event: LocalEvent) => void, totals: { problems: string[] }): StructuredLogger {
+  return {
+    info: () => undefined,
+    warn: () => undefined,
     error: (message, attributes) => {
       const detail = `${message}${attributes.error ? `: ${String(attributes.error)}` : attributes.reason ? `: ${String(attributes.reason)}` : ""}`;
       totals.problems.push(detail);

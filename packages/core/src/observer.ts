@@ -1,0 +1,96 @@
+import * as z from "zod";
+
+/**
+ * What the pipeline did, as typed observations: the handlers report each decision and outcome
+ * here instead of describing it in log text. In Lambda an observer writes them as structured log
+ * lines (ids and decisions only); the local mode feeds its live view and `--json` from them, and
+ * tests assert on them. One schema per `type`, so a consumer can parse a line it reads back.
+ */
+
+const alertIds = {
+  account: z.string(),
+  alertId: z.string(),
+  /** The event's serial number, as the digits the service sent (beyond 2^53 in JSON). */
+  serialno: z.string(),
+  rule: z.string(),
+  deviceid: z.string(),
+};
+const eventIds = { account: z.string(), serialno: z.string(), rule: z.string(), deviceid: z.string() };
+
+export const observationSchema = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("alert-published"),
+    ...alertIds,
+    severity: z.string(),
+    /** The JSON body that subscribers get: personal data, never logged in Lambda. */
+    body: z.record(z.string(), z.unknown()),
+  }),
+  z.object({ type: z.literal("alert-failed"), ...alertIds, reason: z.string() }),
+  z.object({ type: z.literal("alert-suppressed"), ...eventIds, suppressedSoFar: z.number() }),
+  z.object({ type: z.literal("alert-stale"), ...alertIds }),
+  z.object({
+    type: z.literal("event-rejected"),
+    account: z.string(),
+    serialno: z.string().optional(),
+    issues: z.array(z.object({ path: z.string(), message: z.string() })),
+  }),
+  z.object({ type: z.literal("offline-scheduled"), ...eventIds, dueAt: z.string() }),
+  z.object({ type: z.literal("offline-confirmed"), ...alertIds }),
+  z.object({
+    type: z.literal("offline-cancelled"),
+    ...eventIds,
+    /** An Online event came first, the device was in the online list at the check, or its rule is gone. */
+    reason: z.enum(["online-event", "online-again", "rule-removed"]),
+  }),
+  z.object({ type: z.literal("offline-suppressed"), ...eventIds }),
+  z.object({
+    type: z.literal("evidence-stored"),
+    ...alertIds,
+    bucket: z.string(),
+    manifestKey: z.string(),
+    clips: z.array(z.object({ key: z.string(), channel: z.number(), bytes: z.number(), sha256: z.string() })),
+    partial: z.boolean(),
+  }),
+  z.object({
+    type: z.literal("evidence-waiting"),
+    ...alertIds,
+    retryInSeconds: z.number(),
+    attempt: z.number(),
+  }),
+  z.object({ type: z.literal("evidence-unavailable"), ...alertIds }),
+  z.object({
+    type: z.literal("evidence-failed"),
+    ...alertIds,
+    reason: z.string(),
+    receives: z.number(),
+    /** The last receive: the job goes to the DLQ and the alert's evidence is marked failed. */
+    final: z.boolean(),
+  }),
+  z.object({
+    type: z.literal("poll-summary"),
+    account: z.string(),
+    outcome: z.enum(["caught-up", "deadline", "started", "locked", "lost-lease", "cursor-moved"]),
+    eventsRead: z.number(),
+    alertsPublished: z.number(),
+    alertsFailed: z.number(),
+    suppressed: z.number(),
+    stale: z.number(),
+    rejected: z.number(),
+    offlineChecks: z.number(),
+    offlineCancelled: z.number(),
+    evidenceJobs: z.number(),
+    cursor: z.string().optional(),
+    /** Age of the oldest event left unread when the run stopped (0 when caught up). */
+    lagSeconds: z.number(),
+  }),
+]);
+export type Observation = z.output<typeof observationSchema>;
+export type ObservationType = Observation["type"];
+export type ObservationOf<T extends ObservationType> = Extract<Observation, { type: T }>;
+
+export interface Observer {
+  observe(observation: Observation): void;
+}
+
+/** For code run where nobody watches (a CLI replay, a benchmark baseline). */
+export const ignoreObservations: Observer = { observe: () => undefined };
