@@ -28,6 +28,7 @@ describe("observations in Lambda", () => {
       ...ids,
       severity: "critical",
       body: { drivername: "Elif Weber", position: { lat: 47.5061, lng: 8.5076 }, vehicleid: "F-LY 6711" },
+      sms: "CRITICAL GSensor - F-LY 6711 (Elif Weber) 22 Nov 05:45 UTC, at 47.5061,8.5076",
     };
     logObserver(logger).observe(observationSchema.parse(published));
     expect(lines).toEqual([

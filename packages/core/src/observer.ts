@@ -22,8 +22,9 @@ export const observationSchema = z.discriminatedUnion("type", [
     type: z.literal("alert-published"),
     ...alertIds,
     severity: z.string(),
-    /** The JSON body that subscribers get: personal data, never logged in Lambda. */
+    /** The JSON body that subscribers get, and the SMS: personal data, never logged in Lambda. */
     body: z.record(z.string(), z.unknown()),
+    sms: z.string(),
   }),
   z.object({ type: z.literal("alert-failed"), ...alertIds, reason: z.string() }),
   z.object({ type: z.literal("alert-suppressed"), ...eventIds, suppressedSoFar: z.number() }),

@@ -38,7 +38,7 @@ export function logObserver(log: StructuredLogger = logger): Observer {
 
 function withoutPersonalData(observation: Observation): { type: string } & Record<string, unknown> {
   if (observation.type !== "alert-published") return observation;
-  const { body: _personalData, ...ids } = observation;
+  const { body: _body, sms: _sms, ...ids } = observation;
   return ids;
 }
 

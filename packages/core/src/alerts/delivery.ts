@@ -55,6 +55,7 @@ export async function deliverAlerts(
           ...ids,
           severity: record.severity,
           body: JSON.parse(record.message?.default ?? "{}") as Record<string, unknown>,
+          sms: record.message?.sms ?? "",
         });
       } else if (outcome.permanent) {
         await deps.alerts.markFailed(record, outcome.reason);
