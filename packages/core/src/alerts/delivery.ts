@@ -1,14 +1,14 @@
 import type { EvidenceJob } from "../evidence/job.js";
 import type { StructuredLogger } from "../logging.js";
 import type { Observer } from "../observer.js";
-import type { SqsSender } from "../queue/sqs-sender.js";
-import type { AlertRecord, AlertStore } from "./alert-store.js";
-import type { SnsAlertPublisher } from "./sns-publisher.js";
+import type { JobQueue } from "../queue/ports.js";
+import type { AlertPublisher, AlertRecords } from "./ports.js";
+import type { AlertRecord } from "./record.js";
 
 export interface DeliveryDependencies {
-  alerts: AlertStore;
-  publisher: SnsAlertPublisher;
-  evidenceQueue: SqsSender;
+  alerts: AlertRecords;
+  publisher: AlertPublisher;
+  evidenceQueue: JobQueue;
   logger: StructuredLogger;
   observer: Observer;
   now: () => number;

@@ -6,4 +6,6 @@ export {
   buildAlertMessage,
   type SnsMessageAttribute,
 } from "./message.js";
+export * from "./ports.js";
+export * from "./record.js";
 export * from "./sns-publisher.js";

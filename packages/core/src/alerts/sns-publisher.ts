@@ -3,16 +3,7 @@ import { PublishBatchCommand, type PublishBatchRequestEntry, type SNSClient } fr
 import { SNS_MAX_BATCH_ENTRIES } from "../aws-limits.js";
 import { chunked } from "../chunked.js";
 import type { AlertMessage } from "./message.js";
-
-export interface OutgoingAlert {
-  alertId: string;
-  message: AlertMessage;
-}
-
-export type PublishOutcome =
-  | { alertId: string; ok: true; messageId: string }
-  /** `permanent`: SNS refused the entry itself (a sender fault); retrying would not help. */
-  | { alertId: string; ok: false; permanent: boolean; reason: string };
+import type { AlertPublisher, OutgoingAlert, PublishOutcome } from "./ports.js";
 
 /** SNS allows ten entries per PublishBatch. */
 
@@ -22,7 +13,7 @@ export type PublishOutcome =
  * filter policies. Every entry's result is checked; failed entries that are not sender faults are
  * retried (bounded), and the outcome of each alert is returned.
  */
-export class SnsAlertPublisher {
+export class SnsAlertPublisher implements AlertPublisher {
   constructor(
     private readonly sns: SNSClient,
     private readonly topicArn: string,

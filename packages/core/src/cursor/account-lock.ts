@@ -1,6 +1,7 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { conditionally, type TableRef } from "../store/dynamo.js";
 import { keys } from "../store/keys.js";
+import type { AccountLease } from "./ports.js";
 
 /**
  * One poller at a time per account: a lease in the table, taken with a conditional put, renewed as
@@ -8,7 +9,7 @@ import { keys } from "../store/keys.js";
  * the lease. Two runs at once (a retry overlapping a scheduled run) would otherwise read the same
  * events and race to publish them.
  */
-export class AccountLock {
+export class AccountLock implements AccountLease {
   constructor(
     private readonly table: TableRef,
     private readonly leaseMs: number,

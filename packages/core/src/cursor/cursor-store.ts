@@ -1,12 +1,13 @@
 import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { conditionally, type TableRef } from "../store/dynamo.js";
 import { keys } from "../store/keys.js";
+import type { Cursors } from "./ports.js";
 
 /**
  * Where each account's poller has read up to. The serial number is stored as a decimal string
  * (exact at any size) and only ever moves forward from the value the run read.
  */
-export class CursorStore {
+export class CursorStore implements Cursors {
   constructor(private readonly table: TableRef) {}
 
   async read(account: string): Promise<bigint | undefined> {

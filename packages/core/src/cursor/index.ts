@@ -1,2 +1,3 @@
 export * from "./account-lock.js";
 export * from "./cursor-store.js";
+export * from "./ports.js";

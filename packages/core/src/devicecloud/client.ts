@@ -16,6 +16,7 @@ import {
   type PlaybackUrl,
   playbackRequestSchema,
 } from "./playback.js";
+import type { DeviceCloud } from "./ports.js";
 import { type ClientLogger, retryPolicySchema } from "./retry.js";
 import {
   allDevicesSchema,
@@ -101,16 +102,18 @@ export interface EventQueryResult<E> {
   rejected: RejectedEvent[];
 }
 
-type FilterWithoutColumns = Omit<EventQueryFilter, "columns"> & { columns?: undefined };
+export type FilterWithoutColumns = Omit<EventQueryFilter, "columns"> & { columns?: undefined };
 // `readonly` so that a caller's `as const` list of columns is accepted and drives the result type.
-type FilterWithColumns<C extends EventColumn> = Omit<EventQueryFilter, "columns"> & { columns: readonly C[] };
+export type FilterWithColumns<C extends EventColumn> = Omit<EventQueryFilter, "columns"> & {
+  columns: readonly C[];
+};
 
 /**
  * A typed client for the device tracking and recording cloud service: one method per operation of
  * the spec. Arguments are validated before any request; responses are validated with zod. Errors
  * are DeviceCloudError subclasses whose messages name the operation and carry no credential.
  */
-export class DeviceCloudClient {
+export class DeviceCloudClient implements DeviceCloud {
   readonly #credentials: Credentials;
   readonly #transport: TransportOptions;
   readonly #playbackTimeouts: { responseTimeoutMs: number; idleTimeoutMs: number };

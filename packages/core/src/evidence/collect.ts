@@ -1,15 +1,14 @@
-import type { AlertStore } from "../alerts/alert-store.js";
-import type { SnsAlertPublisher } from "../alerts/sns-publisher.js";
+import type { AlertPublisher, AlertRecords } from "../alerts/ports.js";
 import { SQS_MAX_DELAY_SECONDS } from "../aws-limits.js";
-import type { DeviceCloudClient } from "../devicecloud/client.js";
 import { formatPlaybackTimestamp } from "../devicecloud/playback.js";
+import type { DeviceCloud } from "../devicecloud/ports.js";
 import type { Observer } from "../observer.js";
-import type { SqsSender } from "../queue/sqs-sender.js";
+import type { JobQueue } from "../queue/ports.js";
 import { evidenceAnnouncement } from "./announcement.js";
 import type { EvidenceJob } from "./job.js";
 import { clipKey, evidencePrefix, manifestKey } from "./layout.js";
 import type { EvidenceManifest, ManifestClip } from "./manifest.js";
-import type { S3EvidenceStore } from "./s3-evidence-store.js";
+import type { EvidenceSink } from "./ports.js";
 import { coverage, evidenceWindow, playbackSegments, recordDaysTouched } from "./window.js";
 
 export interface EvidenceSettings {
@@ -24,12 +23,12 @@ export interface EvidenceSettings {
 }
 
 export interface EvidenceDependencies {
-  client: DeviceCloudClient;
-  store: S3EvidenceStore;
-  alerts: AlertStore;
-  publisher: SnsAlertPublisher;
+  client: DeviceCloud;
+  store: EvidenceSink;
+  alerts: AlertRecords;
+  publisher: AlertPublisher;
   /** The evidence queue itself, to come back later for footage not recorded yet. */
-  requeue: SqsSender;
+  requeue: JobQueue;
   observer: Observer;
   now: () => number;
   /** Told how a download is going (the local mode shows it); `totalBytes` when the service said. */
@@ -171,7 +170,7 @@ export async function collectEvidence(
 /** Downloads one clip into the store, reporting progress when someone listens. */
 async function fetchClip(
   key: string,
-  request: Parameters<DeviceCloudClient["downloadPlayback"]>[0],
+  request: Parameters<DeviceCloud["downloadPlayback"]>[0],
   job: EvidenceJob,
   deps: EvidenceDependencies,
 ) {

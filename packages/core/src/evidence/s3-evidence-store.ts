@@ -15,12 +15,7 @@ import { Upload } from "@aws-sdk/lib-storage";
 import { S3_MIN_PART_BYTES } from "../aws-limits.js";
 import { type EvidenceManifest, manifestSchema } from "./manifest.js";
 import { createMp4Verifier, type Mp4Facts } from "./mp4-verifier.js";
-
-export interface StoredClip {
-  bytes: number;
-  sha256Hex: string;
-  durationMs?: number;
-}
+import type { EvidenceSink, StoredClip } from "./ports.js";
 
 /**
  * Evidence in S3. A clip streams through the MP4 verifier into a multipart upload in the staging
@@ -30,7 +25,7 @@ export interface StoredClip {
  * that is only known once the last byte has passed. The staging bucket holds nothing for long:
  * the staged object is deleted after the copy, and a lifecycle rule expires what a crash leaves.
  */
-export class S3EvidenceStore {
+export class S3EvidenceStore implements EvidenceSink {
   constructor(
     private readonly s3: S3Client,
     private readonly buckets: { evidence: string; staging: string },

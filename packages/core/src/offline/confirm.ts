@@ -1,22 +1,22 @@
-import type { AlertStore } from "../alerts/alert-store.js";
-import { alertIdOf } from "../alerts/alert-store.js";
 import { type DeliveryDependencies, deliverAlerts, queueEvidence } from "../alerts/delivery.js";
 import { buildAlertMessage } from "../alerts/message.js";
-import type { DeviceCloudClient } from "../devicecloud/client.js";
+import type { AlertRecords } from "../alerts/ports.js";
+import { alertIdOf } from "../alerts/record.js";
 import { EVENT_CODES } from "../devicecloud/codes.js";
-import type { RuleStateStore } from "../poller/rule-state-store.js";
-import type { SqsSender } from "../queue/sqs-sender.js";
+import type { DeviceCloud } from "../devicecloud/ports.js";
+import type { RuleStates } from "../poller/ports.js";
+import type { JobQueue } from "../queue/ports.js";
 import { applyCooldown } from "../rules/evaluator.js";
 import type { Rule } from "../rules/schema.js";
 import type { OfflineCheckJob } from "./check.js";
-import type { OfflineCheckStore } from "./offline-store.js";
+import type { OfflineChecks } from "./ports.js";
 
 export interface ConfirmDependencies extends DeliveryDependencies {
-  client: DeviceCloudClient;
-  alerts: AlertStore;
-  offlineChecks: OfflineCheckStore;
-  states: RuleStateStore;
-  confirmQueue: SqsSender;
+  client: DeviceCloud;
+  alerts: AlertRecords;
+  offlineChecks: OfflineChecks;
+  states: RuleStates;
+  confirmQueue: JobQueue;
 }
 
 export interface ConfirmSettings {

@@ -2,22 +2,26 @@ import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import * as z from "zod";
 import { conditionally, type TableRef } from "../store/dynamo.js";
 import { keys, sortableSerial } from "../store/keys.js";
+import type { OfflineCheck, OfflineCheckStatus, OfflineChecks } from "./ports.js";
 
-export const OFFLINE_CHECK_STATUSES = ["pending", "confirmed", "cancelled"] as const;
+export const OFFLINE_CHECK_STATUSES = [
+  "pending",
+  "confirmed",
+  "cancelled",
+] as const satisfies readonly OfflineCheckStatus[];
 
 const offlineCheckItemSchema = z.object({
   serialno: z.string().transform((digits) => BigInt(digits)),
   status: z.enum(OFFLINE_CHECK_STATUSES),
   dueAtMs: z.number(),
 });
-export type OfflineCheck = z.output<typeof offlineCheckItemSchema>;
 
 /**
  * One pending Offline confirmation per device and rule. Statuses move only from `pending`, by
  * conditional writes, so a confirmation and a cancellation (an Online event) cannot both win, and a
  * duplicate delayed message finds nothing left to do.
  */
-export class OfflineCheckStore {
+export class OfflineCheckStore implements OfflineChecks {
   constructor(private readonly table: TableRef) {}
 
   /**

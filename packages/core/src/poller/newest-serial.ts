@@ -1,4 +1,5 @@
-import type { CallOptions, DeviceCloudClient } from "../devicecloud/client.js";
+import type { CallOptions } from "../devicecloud/client.js";
+import type { DeviceCloud } from "../devicecloud/ports.js";
 import type { EventQueryFilter } from "../devicecloud/schemas/events.js";
 import { maxSerial } from "./event-order.js";
 
@@ -10,7 +11,7 @@ const RECENT_WINDOW_MS = 24 * 3_600_000;
  * pages forward from the highest one until nothing newer comes, since a response may be capped.
  */
 export async function newestSerial(
-  client: DeviceCloudClient,
+  client: DeviceCloud,
   nowMs: number,
   options?: CallOptions,
 ): Promise<bigint> {

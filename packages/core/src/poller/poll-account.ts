@@ -1,30 +1,24 @@
 import { randomUUID } from "node:crypto";
-import { type AlertStore, alertIdOf, type NewAlertRecord } from "../alerts/alert-store.js";
 import { deliverAlerts, queueEvidence } from "../alerts/delivery.js";
 import { buildAlertMessage } from "../alerts/message.js";
-import type { SnsAlertPublisher } from "../alerts/sns-publisher.js";
+import type { AlertPublisher, AlertRecords } from "../alerts/ports.js";
+import { alertIdOf, type NewAlertRecord } from "../alerts/record.js";
 import { chunked } from "../chunked.js";
-import type { AccountLock } from "../cursor/account-lock.js";
-import type { CursorStore } from "../cursor/cursor-store.js";
-import type { DeviceCloudClient } from "../devicecloud/client.js";
+import type { AccountLease, Cursors } from "../cursor/ports.js";
+import type { DeviceCloud } from "../devicecloud/ports.js";
 import type { FleetDevice } from "../devicecloud/schemas/devices.js";
 import type { DeviceEvent } from "../devicecloud/schemas/events.js";
 import type { StructuredLogger } from "../logging.js";
 import type { ObservationOf, Observer } from "../observer.js";
 import type { OfflineCheckJob } from "../offline/check.js";
-import type { OfflineCheckStore } from "../offline/offline-store.js";
-import type { SqsSender } from "../queue/sqs-sender.js";
+import type { OfflineChecks } from "../offline/ports.js";
+import type { JobQueue } from "../queue/ports.js";
 import { type Decision, evaluateEvent, type RuleState } from "../rules/evaluator.js";
 import type { Rule } from "../rules/schema.js";
 import { maxSerial, orderAfter } from "./event-order.js";
 import { newestSerial } from "./newest-serial.js";
-import type { RejectedEventStore } from "./rejected-store.js";
-import {
-  type RuleStateChange,
-  type RuleStateField,
-  type RuleStateStore,
-  stateKey,
-} from "./rule-state-store.js";
+import type { RejectedEvents, RuleStateChange, RuleStateField, RuleStates } from "./ports.js";
+import { stateKey } from "./state-key.js";
 
 /** The step boundaries of a chunk, in order: where a crash can happen and a replay must recover. */
 export type PollStep =
@@ -35,16 +29,16 @@ export type PollStep =
   | "cursor-advanced";
 
 export interface PollerDependencies {
-  client: DeviceCloudClient;
-  cursors: CursorStore;
-  lock: AccountLock;
-  alerts: AlertStore;
-  states: RuleStateStore;
-  offlineChecks: OfflineCheckStore;
-  rejected: RejectedEventStore;
-  publisher: SnsAlertPublisher;
-  evidenceQueue: SqsSender;
-  confirmQueue: SqsSender;
+  client: DeviceCloud;
+  cursors: Cursors;
+  lock: AccountLease;
+  alerts: AlertRecords;
+  states: RuleStates;
+  offlineChecks: OfflineChecks;
+  rejected: RejectedEvents;
+  publisher: AlertPublisher;
+  evidenceQueue: JobQueue;
+  confirmQueue: JobQueue;
   logger: StructuredLogger;
   /** Told each decision and outcome (alerts, suppressions, Offline checks...). */
   observer: Observer;

@@ -3,6 +3,7 @@ import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import type { RejectedEvent } from "../devicecloud/client.js";
 import type { TableRef } from "../store/dynamo.js";
 import { expiresAfterDays, keys, sortableSerial } from "../store/keys.js";
+import type { RejectedEvents } from "./ports.js";
 
 const RETENTION_DAYS = 90;
 
@@ -10,7 +11,7 @@ const RETENTION_DAYS = 90;
  * Events the service sent that fail validation, kept whole for inspection. Keyed by serial number
  * when it could be read, else by a digest of the payload, so a replay overwrites instead of adding.
  */
-export class RejectedEventStore {
+export class RejectedEventStore implements RejectedEvents {
   constructor(private readonly table: TableRef) {}
 
   async record(account: string, rejected: RejectedEvent, nowMs: number): Promise<void> {

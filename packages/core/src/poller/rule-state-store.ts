@@ -6,6 +6,8 @@ import { chunked } from "../chunked.js";
 import type { RuleState } from "../rules/evaluator.js";
 import type { TableRef } from "../store/dynamo.js";
 import { keys } from "../store/keys.js";
+import type { RuleStateChange, RuleStateField, RuleStates } from "./ports.js";
+import { stateKey } from "./state-key.js";
 
 const ruleStateItemSchema = z.object({
   deviceid: z.string(),
@@ -19,16 +21,6 @@ const ruleStateItemSchema = z.object({
   suppressed: z.number().int().default(0),
 });
 
-export type RuleStateField = keyof RuleState;
-
-export interface RuleStateChange {
-  deviceid: string;
-  ruleId: string;
-  state: RuleState;
-  /** The fields this writer owns; every field means the item is this writer's alone. */
-  fields: readonly RuleStateField[];
-}
-
 const ALL_FIELDS: readonly RuleStateField[] = [
   "seenSerialno",
   "lastAlertSerialno",
@@ -38,7 +30,7 @@ const ALL_FIELDS: readonly RuleStateField[] = [
 // BatchWriteItem takes 25 items.
 
 /** The cooldown state of every rule and device of an account. */
-export class RuleStateStore {
+export class RuleStateStore implements RuleStates {
   /** `retry`: how often, and after what first delay (doubling), unprocessed batch items are sent again. */
   constructor(
     private readonly table: TableRef,
@@ -155,8 +147,4 @@ export class RuleStateStore {
       }),
     );
   }
-}
-
-export function stateKey(deviceid: string, ruleId: string): string {
-  return `${ruleId}\u0000${deviceid}`;
 }

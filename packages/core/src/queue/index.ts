@@ -1,1 +1,2 @@
+export * from "./ports.js";
 export * from "./sqs-sender.js";

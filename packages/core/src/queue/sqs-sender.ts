@@ -2,12 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { SendMessageBatchCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { SQS_MAX_BATCH_ENTRIES, SQS_MAX_DELAY_SECONDS } from "../aws-limits.js";
 import { chunked } from "../chunked.js";
-
-export interface QueueMessage {
-  body: string;
-  /** 0..900: SQS's own limit on a message's delay. */
-  delaySeconds?: number;
-}
+import type { JobQueue, QueueMessage } from "./ports.js";
 
 /** Raised when SQS keeps refusing some messages: the caller must not act as if they were sent. */
 export class QueueSendError extends Error {
@@ -24,7 +19,7 @@ export class QueueSendError extends Error {
  * Sends messages with SendMessageBatch (ten a call), checks each entry's result and retries the
  * failed ones that are not sender faults; throws if any message is still not accepted.
  */
-export class SqsSender {
+export class SqsSender implements JobQueue {
   constructor(
     private readonly sqs: SQSClient,
     readonly queueUrl: string,

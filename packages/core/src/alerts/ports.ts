@@ -1,0 +1,42 @@
+import type { AlertMessage } from "./message.js";
+import type { AlertRecord, NewAlertRecord } from "./record.js";
+
+/** Alert records: the idempotency key of one alert (account + serialno + rule), moved forward through their states. */
+export interface AlertRecords {
+  /** Writes the record unless one exists for the same account, serialno and rule; true if written. */
+  record(alert: NewAlertRecord, nowMs: number): Promise<boolean>;
+  get(account: string, serialno: bigint, ruleId: string): Promise<AlertRecord | undefined>;
+  /** Every alert record of serial numbers in (after, through], in ascending serialno, then rule id. */
+  inWindow(account: string, after: bigint, through: bigint): Promise<AlertRecord[]>;
+  /** Pending to published; false if it was no longer pending. */
+  markPublished(alert: AlertRecord, messageId: string, nowMs: number): Promise<boolean>;
+  /** Pending to failed (a publish refused for good); false if it was no longer pending. */
+  markFailed(alert: AlertRecord, failure: string): Promise<boolean>;
+  /** The evidence job was sent: evidence status becomes pending unless it has one already. */
+  markEvidenceQueued(alert: AlertRecord, nowMs: number): Promise<void>;
+  /** How the evidence ended; throws if the record does not exist. */
+  setEvidence(
+    alert: Pick<AlertRecord, "account" | "serialno" | "ruleId">,
+    outcome: { status: "stored" | "unavailable" | "failed"; keys?: string[]; error?: string },
+  ): Promise<void>;
+  /** True the first time only: the "evidence ready" message is sent once per alert. */
+  claimEvidenceAnnouncement(
+    alert: Pick<AlertRecord, "account" | "serialno" | "ruleId">,
+    nowMs: number,
+  ): Promise<boolean>;
+}
+
+export interface OutgoingAlert {
+  alertId: string;
+  message: AlertMessage;
+}
+
+export type PublishOutcome =
+  | { alertId: string; ok: true; messageId: string }
+  /** `permanent`: the service refused the entry itself (a sender fault); retrying would not help. */
+  | { alertId: string; ok: false; permanent: boolean; reason: string };
+
+/** Where alerts go out (the alerts topic): one outcome per alert, never a throw for one refused entry. */
+export interface AlertPublisher {
+  publish(alerts: readonly OutgoingAlert[]): Promise<PublishOutcome[]>;
+}
