@@ -6,6 +6,7 @@ export {
   buildAlertMessage,
   type SnsMessageAttribute,
 } from "./message.js";
+export * from "./new-record.js";
 export * from "./ports.js";
 export * from "./record.js";
 export * from "./sns-publisher.js";

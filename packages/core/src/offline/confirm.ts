@@ -1,5 +1,5 @@
 import { type DeliveryDependencies, deliverAlerts, queueEvidence } from "../alerts/delivery.js";
-import { buildAlertMessage } from "../alerts/message.js";
+import { newAlertRecord } from "../alerts/new-record.js";
 import type { AlertRecords } from "../alerts/ports.js";
 import { alertIdOf } from "../alerts/record.js";
 import { EVENT_CODES } from "../devicecloud/codes.js";
@@ -84,30 +84,16 @@ export async function confirmOffline(
       eventtime: job.eventtime,
     };
     await deps.alerts.record(
-      {
+      newAlertRecord({
         account: job.account,
-        serialno,
-        ruleId: rule.id,
-        deviceid: job.deviceid,
-        appdevid: EVENT_CODES.Offline,
-        eventtime: job.eventtime,
-        severity: rule.severity,
+        event,
+        rule,
         status: "pending",
-        message: buildAlertMessage({
-          alertId: alertIdOf(job.account, serialno, rule.id),
-          account: job.account,
-          event,
-          rule,
-          suppressedBefore: outcome.decision.suppressedBefore,
-          device,
-          fleetTimeZone: settings.fleetTimeZone,
-          confirmedOfflineMinutes: rule.offlineForMinutes,
-        }),
-        ...(rule.evidence && {
-          evidence: rule.evidence,
-          event: JSON.stringify({ ...event, serialno: job.serialno }),
-        }),
-      },
+        suppressedBefore: outcome.decision.suppressedBefore,
+        device,
+        fleetTimeZone: settings.fleetTimeZone,
+        confirmedOfflineMinutes: rule.offlineForMinutes,
+      }),
       deps.now(),
     );
     await deps.states.save(job.account, job.deviceid, rule.id, outcome.state, [

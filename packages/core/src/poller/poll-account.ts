@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { deliverAlerts, queueEvidence } from "../alerts/delivery.js";
-import { buildAlertMessage } from "../alerts/message.js";
+import { newAlertRecord } from "../alerts/new-record.js";
 import type { AlertPublisher, AlertRecords } from "../alerts/ports.js";
 import { alertIdOf, type NewAlertRecord } from "../alerts/record.js";
 import { chunked } from "../chunked.js";
@@ -300,28 +300,7 @@ class AccountPoll {
   ): NewAlertRecord {
     const { account, fleetTimeZone } = this.settings;
     const device = this.#fleet.get(event.deviceid);
-    return {
-      account,
-      serialno: event.serialno,
-      ruleId: rule.id,
-      deviceid: event.deviceid,
-      appdevid: event.appdevid,
-      eventtime: event.eventtime,
-      severity: rule.severity,
-      status,
-      ...(status === "pending" && {
-        message: buildAlertMessage({
-          alertId: alertIdOf(account, event.serialno, rule.id),
-          account,
-          event,
-          rule,
-          suppressedBefore,
-          device,
-          fleetTimeZone,
-        }),
-      }),
-      ...(rule.evidence && { evidence: rule.evidence, event: eventAsReceived(event) }),
-    };
+    return newAlertRecord({ account, event, rule, status, suppressedBefore, device, fleetTimeZone });
   }
 
   async #offlineStep(
@@ -373,13 +352,6 @@ class AccountPoll {
       dueAt: new Date(decision.dueAtMs).toISOString(),
     });
   }
-}
-
-/** The event as JSON, its serial number as the digits the service sent. */
-function eventAsReceived(event: DeviceEvent): string {
-  return JSON.stringify(event, (_key, value: unknown) =>
-    typeof value === "bigint" ? value.toString() : value,
-  );
 }
 
 function ageSeconds(event: DeviceEvent | undefined, nowMs: number): number {

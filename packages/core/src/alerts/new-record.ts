@@ -1,0 +1,59 @@
+import type { FleetDevice } from "../devicecloud/schemas/devices.js";
+import type { DeviceEvent } from "../devicecloud/schemas/events.js";
+import type { Rule } from "../rules/schema.js";
+import { buildAlertMessage } from "./message.js";
+import { alertIdOf, type NewAlertRecord } from "./record.js";
+
+export interface NewAlertRecordInput {
+  account: string;
+  event: DeviceEvent;
+  rule: Rule;
+  /** `pending`: to be published (its message rendered now); `stale`: recorded, never sent. */
+  status: "pending" | "stale";
+  /** Repeats suppressed by the cooldown since the previous alert of this rule and device. */
+  suppressedBefore: number;
+  /** The device's entry in the all-devices list, when it could be had. */
+  device: FleetDevice | undefined;
+  fleetTimeZone: string;
+  /** For an Offline alert sent once the device had stayed offline this many minutes. */
+  confirmedOfflineMinutes?: number;
+}
+
+/**
+ * The alert record of one event and rule, as the poller and the Offline confirmation write it: the
+ * message rendered once (a replay publishes exactly what was decided), and, when the rule wants
+ * video, the evidence request with the event as received.
+ */
+export function newAlertRecord(input: NewAlertRecordInput): NewAlertRecord {
+  const { account, event, rule, status } = input;
+  return {
+    account,
+    serialno: event.serialno,
+    ruleId: rule.id,
+    deviceid: event.deviceid,
+    appdevid: event.appdevid,
+    eventtime: event.eventtime,
+    severity: rule.severity,
+    status,
+    ...(status === "pending" && {
+      message: buildAlertMessage({
+        alertId: alertIdOf(account, event.serialno, rule.id),
+        account,
+        event,
+        rule,
+        suppressedBefore: input.suppressedBefore,
+        device: input.device,
+        fleetTimeZone: input.fleetTimeZone,
+        confirmedOfflineMinutes: input.confirmedOfflineMinutes,
+      }),
+    }),
+    ...(rule.evidence && { evidence: rule.evidence, event: eventAsReceived(event) }),
+  };
+}
+
+/** The event as JSON, its serial number as the digits the service sent. */
+export function eventAsReceived(event: DeviceEvent): string {
+  return JSON.stringify(event, (_key, value: unknown) =>
+    typeof value === "bigint" ? value.toString() : value,
+  );
+}
