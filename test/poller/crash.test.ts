@@ -1,4 +1,4 @@
-import type { PollStep, PollSummary } from "@fleet-alerts/core/poller";
+import { POLL_STEPS, type PollStep, type PollSummary } from "@fleet-alerts/core/poller";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { alertsOf, drainInbox, pollWithClock, startPipeline } from "./pipeline.js";
 
@@ -14,15 +14,8 @@ const RULES = [
   { id: "offline", events: [3], severity: "info" as const, offlineForMinutes: 5 },
   { id: "disk", events: [12], severity: "critical" as const },
 ];
-const STEPS: PollStep[] = [
-  "alerts-recorded",
-  "alerts-published",
-  "side-effects-sent",
-  "states-saved",
-  "cursor-advanced",
-];
 // A crash at the first and at the third time a step is reached: on the first chunk and on a later one.
-const SCENARIOS = STEPS.flatMap((step) =>
+const SCENARIOS = POLL_STEPS.flatMap((step) =>
   [1, 3].map((occurrence) => ({ step, occurrence, account: `crash-${step}-${occurrence}` })),
 );
 

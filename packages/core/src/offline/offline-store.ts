@@ -28,13 +28,7 @@ export class OfflineCheckStore implements OfflineChecks {
    * Records a pending check for the Offline event `serialno`, unless a later event already decided
    * this device and rule (true if the check is pending for this event now, so its message is due).
    */
-  schedule(
-    account: string,
-    deviceid: string,
-    ruleId: string,
-    serialno: bigint,
-    dueAtMs: number,
-  ): Promise<boolean> {
+  schedule(...[account, deviceid, ruleId, serialno, dueAtMs]: Parameters<OfflineChecks["schedule"]>) {
     return conditionally(() =>
       this.table.documents.send(
         new PutCommand({

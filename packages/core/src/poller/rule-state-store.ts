@@ -7,7 +7,7 @@ import type { RuleState } from "../rules/evaluator.js";
 import type { TableRef } from "../store/dynamo.js";
 import { keys } from "../store/keys.js";
 import type { RuleStateChange, RuleStateField, RuleStates } from "./ports.js";
-import { stateKey } from "./state-key.js";
+import { ownsWholeState, stateKey } from "./rule-state.js";
 
 const ruleStateItemSchema = z.object({
   deviceid: z.string(),
@@ -21,12 +21,6 @@ const ruleStateItemSchema = z.object({
   suppressed: z.number().int().default(0),
 });
 
-const ALL_FIELDS: readonly RuleStateField[] = [
-  "seenSerialno",
-  "lastAlertSerialno",
-  "lastAlertEventMs",
-  "suppressed",
-];
 // BatchWriteItem takes 25 items.
 
 /** The cooldown state of every rule and device of an account. */
@@ -77,7 +71,7 @@ export class RuleStateStore implements RuleStates {
    * updated field by field. Throws if any is left unwritten, so that the caller's step is retried.
    */
   async saveAll(account: string, changes: readonly RuleStateChange[]): Promise<void> {
-    const whole = changes.filter((change) => ALL_FIELDS.every((field) => change.fields.includes(field)));
+    const whole = changes.filter((change) => ownsWholeState(change.fields));
     const partial = changes.filter((change) => !whole.includes(change));
     await Promise.all([
       ...chunked(whole, DYNAMODB_MAX_BATCH_WRITE_ITEMS).map((batch) =>

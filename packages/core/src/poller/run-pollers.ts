@@ -1,10 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import {
-  type AccountSettings,
-  type PollerDependencies,
-  type PollSummary,
-  pollAccount,
-} from "./poll-account.js";
+import type { AccountSettings, PollerDependencies, PollSummary } from "./dependencies.js";
+import { pollAccount } from "./poll-account.js";
 
 export interface AccountPoller {
   settings: AccountSettings;

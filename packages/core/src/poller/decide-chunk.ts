@@ -1,0 +1,122 @@
+import { newAlertRecord } from "../alerts/new-record.js";
+import { alertIdOf, type NewAlertRecord } from "../alerts/record.js";
+import type { FleetDevice } from "../devicecloud/schemas/devices.js";
+import type { DeviceEvent } from "../devicecloud/schemas/events.js";
+import type { ObservationOf } from "../observer.js";
+import { evaluateEvent, type RuleState } from "../rules/evaluator.js";
+import type { Rule } from "../rules/schema.js";
+import type { AccountSettings } from "./dependencies.js";
+import type { RuleStateChange, RuleStateField } from "./ports.js";
+import { RULE_STATE_FIELDS, stateKey } from "./rule-state.js";
+
+export interface ChunkInput {
+  /** The chunk's events, in ascending serialno. */
+  events: readonly DeviceEvent[];
+  settings: Pick<AccountSettings, "account" | "rules" | "fleetTimeZone">;
+  /** The rule states as the chunk starts, by `stateKey(deviceid, ruleId)`. */
+  states: ReadonlyMap<string, RuleState>;
+  /** Vehicle, driver and position per device id, for the alert messages (may be empty). */
+  fleet: ReadonlyMap<string, FleetDevice>;
+  /** The business clock's time of the decision: event ages are measured against it. */
+  nowMs: number;
+}
+
+/** An Offline event's confirmation to schedule, or an Online event's cancellation of a pending one. */
+export type OfflineStep =
+  | { kind: "confirm-offline"; event: DeviceEvent; rule: Rule; dueAtMs: number }
+  | { kind: "cancel-offline"; event: DeviceEvent; rule: Rule };
+
+export type ChunkObservation = ObservationOf<"alert-suppressed"> | ObservationOf<"alert-stale">;
+
+/** Everything one chunk must do, decided before any of it is done. */
+export interface ChunkDecision {
+  /** New alert records (pending or stale), in event order. */
+  records: NewAlertRecord[];
+  offlineSteps: OfflineStep[];
+  /** The last state of each rule and device the chunk changed, with the fields the poller owns. */
+  states: RuleStateChange[];
+  /** What to report, in event order. */
+  observations: ChunkObservation[];
+  suppressed: number;
+  stale: number;
+}
+
+// An Offline rule's cooldown fields belong to its confirmation, which alerts later.
+const OFFLINE_RULE_FIELDS: readonly RuleStateField[] = ["seenSerialno"];
+
+/**
+ * Decides a chunk of events under the account's rules: pure (no I/O, no clock), so the same events,
+ * states and time always give the same decision. Each event sees the states the events before it
+ * in the chunk left.
+ */
+export function decideChunk({ events, settings, states, fleet, nowMs }: ChunkInput): ChunkDecision {
+  const { account, rules, fleetTimeZone } = settings;
+  const changed = new Map<string, RuleStateChange>();
+  const decision: ChunkDecision = {
+    records: [],
+    offlineSteps: [],
+    states: [],
+    observations: [],
+    suppressed: 0,
+    stale: 0,
+  };
+  for (const event of events) {
+    const stateOf = (ruleId: string) => {
+      const key = stateKey(event.deviceid, ruleId);
+      return changed.get(key)?.state ?? states.get(key);
+    };
+    const evaluation = evaluateEvent(event, rules, stateOf, nowMs);
+    const ids = { account, serialno: event.serialno.toString(), deviceid: event.deviceid };
+    const record = (rule: Rule, status: "pending" | "stale", suppressedBefore: number) =>
+      newAlertRecord({
+        account,
+        event,
+        rule,
+        status,
+        suppressedBefore,
+        device: fleet.get(event.deviceid),
+        fleetTimeZone,
+      });
+    for (const step of evaluation.decisions) {
+      switch (step.kind) {
+        case "alert":
+          decision.records.push(record(step.rule, "pending", step.suppressedBefore));
+          break;
+        case "stale":
+          decision.records.push(record(step.rule, "stale", 0));
+          decision.stale++;
+          decision.observations.push({
+            type: "alert-stale",
+            account,
+            alertId: alertIdOf(account, event.serialno, step.rule.id),
+            serialno: ids.serialno,
+            deviceid: event.deviceid,
+            rule: step.rule.id,
+          });
+          break;
+        case "suppressed":
+          decision.suppressed++;
+          decision.observations.push({
+            type: "alert-suppressed",
+            ...ids,
+            rule: step.rule.id,
+            suppressedSoFar: step.suppressedSoFar,
+          });
+          break;
+        case "confirm-offline":
+          decision.offlineSteps.push({ kind: step.kind, event, rule: step.rule, dueAtMs: step.dueAtMs });
+          break;
+        case "cancel-offline":
+          decision.offlineSteps.push({ kind: step.kind, event, rule: step.rule });
+          break;
+      }
+    }
+    for (const [ruleId, state] of evaluation.changed) {
+      const rule = rules.find((candidate) => candidate.id === ruleId);
+      const fields = rule?.offlineForMinutes === undefined ? RULE_STATE_FIELDS : OFFLINE_RULE_FIELDS;
+      changed.set(stateKey(event.deviceid, ruleId), { deviceid: event.deviceid, ruleId, state, fields });
+    }
+  }
+  decision.states = [...changed.values()];
+  return decision;
+}

@@ -1,0 +1,52 @@
+import type { AlertPublisher, AlertRecords } from "../alerts/ports.js";
+import type { AccountLease, Cursors } from "../cursor/ports.js";
+import type { DeviceCloud } from "../devicecloud/ports.js";
+import type { StructuredLogger } from "../logging.js";
+import type { ObservationOf, Observer } from "../observer.js";
+import type { OfflineChecks } from "../offline/ports.js";
+import type { JobQueue } from "../queue/ports.js";
+import type { Rule } from "../rules/schema.js";
+import type { RejectedEvents, RuleStates } from "./ports.js";
+
+/** The step boundaries of a chunk, in order: where a crash can happen and a replay must recover. */
+export const POLL_STEPS = [
+  "alerts-recorded",
+  "alerts-published",
+  "side-effects-sent",
+  "states-saved",
+  "cursor-advanced",
+] as const;
+export type PollStep = (typeof POLL_STEPS)[number];
+
+export interface PollerDependencies {
+  client: DeviceCloud;
+  cursors: Cursors;
+  lock: AccountLease;
+  alerts: AlertRecords;
+  states: RuleStates;
+  offlineChecks: OfflineChecks;
+  rejected: RejectedEvents;
+  publisher: AlertPublisher;
+  evidenceQueue: JobQueue;
+  confirmQueue: JobQueue;
+  logger: StructuredLogger;
+  /** Told each decision and outcome (alerts, suppressions, Offline checks...). */
+  observer: Observer;
+  /** The business clock: event ages, Offline due times, record timestamps. */
+  now: () => number;
+  /** The wall clock the Lambda deadline is measured on (Date.now); apart from `now`, which may be simulated. */
+  wallClock?: () => number;
+  /** Called at each step boundary; tests throw from it to simulate a crash there. */
+  checkpoint?: (step: PollStep) => void;
+}
+
+export interface AccountSettings {
+  account: string;
+  rules: readonly Rule[];
+  fleetTimeZone: string;
+  /** Where a first run starts instead of the newest event. */
+  startSerialno?: bigint;
+}
+
+/** One account's figures for one run: what the poll-summary observation reports. */
+export type PollSummary = Omit<ObservationOf<"poll-summary">, "type">;
