@@ -1,0 +1,183 @@
+import type { DeviceEvent, FleetDevice } from "@fleet-alerts/core/devicecloud";
+import {
+  type AccountSettings,
+  POLL_STEPS,
+  type PollerDependencies,
+  type PollStep,
+  type PollSummary,
+  pollAccount,
+} from "@fleet-alerts/core/poller";
+import { type RuleInput, ruleSchema } from "@fleet-alerts/core/rules";
+import { describe, expect, it } from "vitest";
+import { fakePollerDependencies } from "../../support/fakes/index.js";
+
+const NOW = Date.parse("2026-01-05T12:00:00Z");
+const ACCOUNT = "main";
+const START = 1_000n;
+const RULES: RuleInput[] = [
+  {
+    id: "speed",
+    events: [13],
+    severity: "warning",
+    cooldownSeconds: 600,
+    evidence: { channels: [1], secondsBefore: 5, secondsAfter: 5 },
+  },
+  { id: "shock", events: [16], severity: "critical", staleAfterSeconds: 1800 },
+  { id: "offline", events: [3], severity: "info", offlineForMinutes: 5 },
+  { id: "disk", events: [12], severity: "critical" },
+];
+const SETTINGS: AccountSettings = {
+  account: ACCOUNT,
+  rules: RULES.map((rule) => ruleSchema.parse(rule)),
+  fleetTimeZone: "Europe/Berlin",
+};
+const CODES = [13, 13, 16, 3, 0, 12, 13];
+
+/** `count` events after START over the last hour, on four devices, of every kind the rules handle. */
+function events(count: number): DeviceEvent[] {
+  return Array.from({ length: count }, (_, index) => ({
+    serialno: START + BigInt(index + 1),
+    deviceid: `D${index % 4}`,
+    appdevid: CODES[index % CODES.length] as number,
+    eventtime: new Date(NOW - 3_600_000 + index * 13_000).toISOString(),
+  }));
+}
+
+/** A poller over fakes whose cursor is at START, with `count` events after it. */
+function world(count = 250) {
+  const fakes = fakePollerDependencies(NOW);
+  fakes.deps.client.events.push(...events(count));
+  fakes.deps.client.devices = [{ deviceid: "D1", vehicleid: "B-AB 123", channel: 2 } as FleetDevice];
+  void fakes.deps.cursors.advance(ACCOUNT, undefined, START, NOW);
+  return fakes;
+}
+
+const poll = (deps: PollerDependencies, deadlineMs = Number.POSITIVE_INFINITY) =>
+  pollAccount(SETTINGS, deps, deadlineMs);
+
+/** What a run left behind, to compare runs by. */
+async function outcome({ deps }: ReturnType<typeof world>) {
+  return {
+    published: deps.publisher.acceptedIds().sort(),
+    records: deps.alerts.all().map((record) => `${record.alertId} ${record.status}`),
+    evidence: deps.evidenceQueue
+      .jobs<{ alertId: string }>()
+      .map((job) => job.alertId)
+      .sort(),
+    // A replay sends an Offline check again if its step did not finish: the confirmation takes it once.
+    offlineChecks: [...new Set(deps.confirmQueue.sent.map((message) => message.body))].sort(),
+    states: await deps.states.loadAll(ACCOUNT),
+    cursor: await deps.cursors.read(ACCOUNT),
+  };
+}
+
+describe("pollAccount over in-memory ports", () => {
+  it("publishes each alert once, caught up, and publishes nothing on the next run", async () => {
+    const control = world();
+    const summary = await poll(control.deps);
+    expect(summary).toMatchObject({ outcome: "caught-up", eventsRead: 250, cursor: "1250", lagSeconds: 0 });
+    expect(summary.alertsPublished).toBeGreaterThan(50);
+    expect(summary.suppressed).toBeGreaterThan(0);
+    expect(summary.stale).toBeGreaterThan(0);
+    expect(summary.offlineChecks).toBeGreaterThan(0);
+    expect(summary.offlineCancelled).toBeGreaterThan(0);
+    const ids = control.deps.publisher.acceptedIds();
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(summary.alertsPublished).toBe(ids.length);
+    expect(summary.evidenceJobs).toBe(control.deps.evidenceQueue.sent.length);
+    expect(control.observations.filter((seen) => seen.type === "alert-published")).toHaveLength(ids.length);
+    expect(control.deps.lock.holder(ACCOUNT)).toBeUndefined();
+
+    expect(await poll(control.deps)).toMatchObject({
+      outcome: "caught-up",
+      eventsRead: 0,
+      alertsPublished: 0,
+    });
+    expect(control.deps.publisher.acceptedIds()).toEqual(ids);
+  });
+
+  const crashes = POLL_STEPS.flatMap((step) => [1, 3].map((occurrence) => ({ step, occurrence })));
+  it.each(crashes)("a crash at $step (#$occurrence), then a replay: none lost, none twice", async (crash) => {
+    const control = world();
+    await poll(control.deps);
+    const crashed = world();
+    let reached = 0;
+    const checkpoint = (step: PollStep) => {
+      if (step === crash.step && ++reached === crash.occurrence) throw new Error(`crash at ${step}`);
+    };
+    await expect(poll({ ...crashed.deps, checkpoint })).rejects.toThrow(`crash at ${crash.step}`);
+    expect(crashed.deps.lock.holder(ACCOUNT)).toBeUndefined();
+    expect(await poll(crashed.deps)).toMatchObject({ outcome: "caught-up", cursor: "1250" });
+    expect(await outcome(crashed)).toEqual(await outcome(control));
+  });
+
+  it("stops when another run moved the cursor, having recorded and published nothing twice", async () => {
+    const { deps } = world();
+    const cursors = {
+      read: async (account: string) => {
+        const cursor = (await deps.cursors.read(account)) as bigint;
+        await deps.cursors.advance(account, cursor, cursor + 100n, NOW); // the other run, meanwhile
+        return cursor;
+      },
+      advance: deps.cursors.advance.bind(deps.cursors),
+    };
+    const summary = await poll({ ...deps, cursors });
+    expect(summary).toMatchObject({ outcome: "cursor-moved", cursor: "1000" });
+    expect(await deps.cursors.read(ACCOUNT)).toBe(1_100n);
+    const published = deps.publisher.acceptedIds();
+    await poll(deps);
+    expect(deps.publisher.acceptedIds().filter((id) => published.includes(id))).toEqual(published);
+  });
+
+  it("stops at the deadline between chunks, and says how far behind it is", async () => {
+    const { deps } = world();
+    let wallMs = 0;
+    const checkpoint = (step: PollStep) => {
+      if (step === "cursor-advanced") wallMs = 10;
+    };
+    const summary = await poll({ ...deps, wallClock: () => wallMs, checkpoint }, 10);
+    expect(summary).toMatchObject({ outcome: "deadline", cursor: "1100", eventsRead: 250 });
+    expect(summary.lagSeconds).toBe(Math.round((NOW - Date.parse(events(101)[100]?.eventtime ?? "")) / 1000));
+    expect(await poll({ ...deps, wallClock: () => 10 }, 10)).toMatchObject({
+      outcome: "deadline",
+      eventsRead: 0,
+    });
+    expect(await poll(deps)).toMatchObject({ outcome: "caught-up", cursor: "1250" });
+  });
+
+  it("records and reports rejected events and moves past them, a page of them alone too", async () => {
+    const { deps, observations } = world(3);
+    const issues = [{ path: "eventtime", message: "Invalid" }];
+    deps.client.rejected.push(
+      { event: { raw: { serialno: 1002 }, serialno: 1_002n, issues }, after: 1_002n },
+      { event: { raw: { deviceid: "D9" }, issues }, after: 1_003n },
+      { event: { raw: { serialno: 1009 }, serialno: 1_009n, issues }, after: 1_009n },
+    );
+    const summary: PollSummary = await poll(deps);
+    expect(summary).toMatchObject({ outcome: "caught-up", rejected: 3, eventsRead: 3, cursor: "1009" });
+    expect([...deps.rejected.recorded.keys()]).toEqual(["main/1002", 'main/{"deviceid":"D9"}', "main/1009"]);
+    const rejected = observations.filter((seen) => seen.type === "event-rejected");
+    expect(rejected.map((seen) => seen.serialno)).toEqual(["1002", undefined, "1009"]);
+  });
+
+  it("skips an account whose lease another run holds, and starts a first run at the newest event", async () => {
+    const held = world();
+    await held.deps.lock.acquire(ACCOUNT, "someone else", NOW);
+    expect(await poll(held.deps)).toMatchObject({ outcome: "locked", eventsRead: 0 });
+
+    const first = fakePollerDependencies(NOW);
+    first.deps.client.events.push(...events(5));
+    expect(await poll(first.deps)).toMatchObject({ outcome: "started", cursor: "1005", alertsPublished: 0 });
+    expect(first.deps.publisher.accepted).toEqual([]);
+  });
+
+  it("keeps the cursor when a publish fails for now, and publishes on the next run", async () => {
+    const { deps } = world(10);
+    deps.publisher.verdict = () => "transient";
+    await expect(poll(deps)).rejects.toThrow(/next run retries/);
+    expect(await deps.cursors.read(ACCOUNT)).toBe(START);
+    deps.publisher.verdict = () => "ok";
+    expect(await poll(deps)).toMatchObject({ outcome: "caught-up", cursor: "1010" });
+    expect(deps.publisher.accepted.length).toBeGreaterThan(0);
+  });
+});

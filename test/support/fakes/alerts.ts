@@ -1,0 +1,122 @@
+import {
+  type AlertPublisher,
+  type AlertRecord,
+  type AlertRecords,
+  alertIdOf,
+  type NewAlertRecord,
+  type OutgoingAlert,
+  type PublishOutcome,
+} from "@fleet-alerts/core/alerts";
+
+type Key = Pick<AlertRecord, "account" | "serialno" | "ruleId">;
+type Stored = AlertRecord & { evidenceAnnouncedAt?: string };
+
+const keyOf = ({ account, serialno, ruleId }: Key) => `${account}\u0000${serialno}\u0000${ruleId}`;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** In ascending serialno, then rule id: the order of the table's sort keys. */
+function tableOrder(a: AlertRecord, b: AlertRecord): number {
+  if (a.serialno !== b.serialno) return a.serialno < b.serialno ? -1 : 1;
+  return a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0;
+}
+
+/**
+ * Alert records in memory, as AlertStore keeps them in DynamoDB: created once (a second write of
+ * the same key is refused), moved only from pending, handed out as copies.
+ */
+export class FakeAlertRecords implements AlertRecords {
+  readonly #records = new Map<string, Stored>();
+
+  /** Every record, in table order: what a test would read from the table. */
+  all(): AlertRecord[] {
+    return [...this.#records.values()].sort(tableOrder).map((record) => structuredClone(record));
+  }
+
+  async record(alert: NewAlertRecord, nowMs: number): Promise<boolean> {
+    if (this.#records.has(keyOf(alert))) return false;
+    const alertId = alertIdOf(alert.account, alert.serialno, alert.ruleId);
+    this.#records.set(keyOf(alert), structuredClone({ ...alert, alertId, createdAt: iso(nowMs) }));
+    return true;
+  }
+
+  async get(account: string, serialno: bigint, ruleId: string): Promise<AlertRecord | undefined> {
+    const record = this.#records.get(keyOf({ account, serialno, ruleId }));
+    return record && structuredClone(record);
+  }
+
+  async inWindow(account: string, after: bigint, through: bigint): Promise<AlertRecord[]> {
+    return this.all().filter(
+      (record) => record.account === account && record.serialno > after && record.serialno <= through,
+    );
+  }
+
+  async markPublished(alert: AlertRecord, messageId: string, nowMs: number): Promise<boolean> {
+    return this.#fromPending(alert, {
+      status: "published",
+      snsMessageId: messageId,
+      publishedAt: iso(nowMs),
+    });
+  }
+
+  async markFailed(alert: AlertRecord, failure: string): Promise<boolean> {
+    return this.#fromPending(alert, { status: "failed", failure });
+  }
+
+  async markEvidenceQueued(alert: AlertRecord, nowMs: number): Promise<void> {
+    const record = this.#records.get(keyOf(alert));
+    if (!record) throw new Error(`no alert record ${alert.alertId}`);
+    record.evidenceQueuedAt = iso(nowMs);
+    record.evidenceStatus ??= "pending";
+  }
+
+  async setEvidence(
+    alert: Key,
+    outcome: { status: "stored" | "unavailable" | "failed"; keys?: string[]; error?: string },
+  ): Promise<void> {
+    const record = this.#records.get(keyOf(alert));
+    if (!record) throw new Error(`no alert record ${alert.serialno}/${alert.ruleId}`);
+    Object.assign(record, {
+      evidenceStatus: outcome.status,
+      evidenceKeys: outcome.keys ?? [],
+      evidenceError: outcome.error ?? "",
+    });
+  }
+
+  async claimEvidenceAnnouncement(alert: Key, nowMs: number): Promise<boolean> {
+    const record = this.#records.get(keyOf(alert));
+    if (!record || record.evidenceAnnouncedAt !== undefined) return false;
+    record.evidenceAnnouncedAt = iso(nowMs);
+    return true;
+  }
+
+  #fromPending(alert: AlertRecord, fields: Partial<AlertRecord>): boolean {
+    const record = this.#records.get(keyOf(alert));
+    if (record?.status !== "pending") return false;
+    Object.assign(record, fields);
+    return true;
+  }
+}
+
+export type PublishVerdict = "ok" | "transient" | "permanent";
+
+/** The alerts topic in memory: keeps what it accepted; `verdict` decides each alert (default: accepted). */
+export class FakeAlertPublisher implements AlertPublisher {
+  readonly accepted: OutgoingAlert[] = [];
+  verdict: (alert: OutgoingAlert) => PublishVerdict = () => "ok";
+
+  /** The ids of the alerts accepted, in order: each must appear once. */
+  acceptedIds(): string[] {
+    return this.accepted.map((alert) => alert.alertId);
+  }
+
+  async publish(alerts: readonly OutgoingAlert[]): Promise<PublishOutcome[]> {
+    return alerts.map((alert): PublishOutcome => {
+      const verdict = this.verdict(alert);
+      if (verdict !== "ok") {
+        return { alertId: alert.alertId, ok: false, permanent: verdict === "permanent", reason: verdict };
+      }
+      this.accepted.push(structuredClone(alert));
+      return { alertId: alert.alertId, ok: true, messageId: `message-${this.accepted.length}` };
+    });
+  }
+}

@@ -1,0 +1,39 @@
+import type { Observation } from "@fleet-alerts/core";
+import type { PollerDependencies } from "@fleet-alerts/core/poller";
+import { FakeAlertPublisher, FakeAlertRecords } from "./alerts.js";
+import { FakeAccountLease, FakeCursors } from "./cursor.js";
+import { FakeDeviceCloud } from "./device-cloud.js";
+import { FakeOfflineChecks } from "./offline.js";
+import { FakeRejectedEvents, FakeRuleStates } from "./poller.js";
+import { FakeJobQueue } from "./queue.js";
+
+export * from "./alerts.js";
+export * from "./cursor.js";
+export * from "./device-cloud.js";
+export * from "./offline.js";
+export * from "./poller.js";
+export * from "./queue.js";
+
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** A poller's dependencies, every one in memory, with the observations it made and its clock. */
+export function fakePollerDependencies(nowMs: number) {
+  const clock = { nowMs };
+  const observations: Observation[] = [];
+  const deps = {
+    client: new FakeDeviceCloud(),
+    cursors: new FakeCursors(),
+    lock: new FakeAccountLease(),
+    alerts: new FakeAlertRecords(),
+    states: new FakeRuleStates(),
+    offlineChecks: new FakeOfflineChecks(),
+    rejected: new FakeRejectedEvents(),
+    publisher: new FakeAlertPublisher(),
+    evidenceQueue: new FakeJobQueue(),
+    confirmQueue: new FakeJobQueue(),
+    logger: silent,
+    observer: { observe: (observation: Observation) => void observations.push(observation) },
+    now: () => clock.nowMs,
+  } satisfies PollerDependencies;
+  return { deps, observations, clock };
+}
