@@ -1,6 +1,7 @@
 import { type Observation, observationSchema } from "@fleet-alerts/core";
-import { describe, expect, it } from "vitest";
-import { logObserver } from "../../packages/functions/src/observability.js";
+import type { Context } from "aws-lambda";
+import { describe, expect, it, vi } from "vitest";
+import { lambdaHandler, logger, logObserver } from "../../packages/functions/src/observability.js";
 
 function recordingLogger() {
   const lines: { level: string; message: string; attributes: Record<string, unknown> }[] = [];
@@ -51,5 +52,38 @@ describe("observations in Lambda", () => {
     logObserver(logger).observe(observation);
     const { type, ...attributes } = observation;
     expect(lines).toEqual([{ level, message: type, attributes }]);
+  });
+});
+
+describe("handlers in Lambda", () => {
+  it("put the Lambda context and the keys of the record in hand on every line, and drop those keys after the invocation", async () => {
+    const written: string[] = [];
+    const write = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    logger.setLogLevel("INFO");
+    try {
+      const handler = lambdaHandler(async (_event: unknown, _context: Partial<Context>) => {
+        logger.appendKeys({ account: "main", alertId: "main:7:shock", serialno: "7" });
+        logger.info("working");
+      });
+      await handler({}, { awsRequestId: "request-1", functionName: "fleet-alerts-evidence" });
+      logger.info("between invocations");
+    } finally {
+      logger.setLogLevel("SILENT");
+      write.mockRestore();
+    }
+    const [during, after] = written.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(during).toMatchObject({
+      message: "working",
+      function_request_id: "request-1",
+      function_name: "fleet-alerts-evidence",
+      account: "main",
+      alertId: "main:7:shock",
+      serialno: "7",
+    });
+    expect(after).toMatchObject({ message: "between invocations" });
+    expect(after).not.toHaveProperty("alertId");
   });
 });
