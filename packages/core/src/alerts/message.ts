@@ -1,9 +1,13 @@
-import { isTimeZone } from "../config/time-zone.js";
+import { SNS_MAX_SUBJECT_LENGTH } from "../aws-limits.js";
 import { eventCodeName, isKnownEventCode } from "../devicecloud/codes.js";
 import type { FleetDevice, GpsData } from "../devicecloud/schemas/devices.js";
 import type { DeviceEvent } from "../devicecloud/schemas/events.js";
 import { formatDuration } from "../rules/duration.js";
 import type { Rule, Severity } from "../rules/schema.js";
+import { SMS_SEGMENT_LENGTH, singleLine, toAscii, toGsm } from "../text/alphabet.js";
+import { fitLine, type LineParts } from "../text/fit.js";
+import { type FleetClock, fleetClock, utcTime } from "../text/fleet-clock.js";
+import { listInWords, nonEmpty, plural } from "../text/words.js";
 
 export interface AlertContext {
   /** e.g. "main:1000123:overspeed" */
@@ -41,14 +45,7 @@ export interface AlertMessage {
   attributes: Record<string, SnsMessageAttribute>;
 }
 
-// SNS wants subjects "less than 100 characters long".
-const SUBJECT_MAX_LENGTH = 99;
-// A single segment holds 160 characters of the GSM 03.38 alphabet; one character outside it would
-// switch the whole message to UCS-2 and 70 characters per segment.
-const SMS_MAX_LENGTH = 160;
-const ELLIPSIS = "...";
 const OSM_ZOOM = 16;
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /**
  * Renders an alert for every SNS protocol. Throws a RangeError naming the zone when
@@ -129,7 +126,7 @@ function positionOf(gps: GpsData): Position {
 
 function buildSubject(facts: AlertFacts): string {
   const head = `[${facts.severity.toUpperCase()}] ${toAscii(facts.headline)} - `;
-  return fitLine(head, whoIn(facts, toAscii), "", SUBJECT_MAX_LENGTH);
+  return fitLine({ head, ...whoIn(facts, toAscii) }, SNS_MAX_SUBJECT_LENGTH);
 }
 
 /** Most important first: severity, event, vehicle, driver, local time, position; then extras if room. */
@@ -143,47 +140,18 @@ function buildSms(facts: AlertFacts, context: AlertContext): string {
     facts.position && `${Math.round(facts.position.speedKmh)} km/h`,
     context.suppressedBefore > 0 && `${plural(context.suppressedBefore, "repeat")} suppressed`,
   ];
-  let sms = fitLine(head, whoIn(facts, toGsm), tail, SMS_MAX_LENGTH);
+  let sms = fitLine({ head, ...whoIn(facts, toGsm), tail }, SMS_SEGMENT_LENGTH);
   for (const extra of extras) {
     // Whole or not at all: a cut-off extra would mislead.
-    if (extra && sms.length + 2 + extra.length <= SMS_MAX_LENGTH) sms += `, ${extra}`;
+    if (extra && sms.length + 2 + extra.length <= SMS_SEGMENT_LENGTH) sms += `, ${extra}`;
   }
   return sms;
 }
 
-interface Who {
-  vehicle: string;
-  driver?: string;
-}
-
 /** Vehicle and driver in a restricted alphabet; the device id stands in for a missing vehicle. */
-function whoIn(facts: AlertFacts, alphabet: (text: string) => string): Who {
+function whoIn(facts: AlertFacts, alphabet: (text: string) => string): Pick<LineParts, "name" | "aside"> {
   const vehicle = nonEmpty(alphabet(facts.vehicle ?? "")) ?? `device ${alphabet(facts.deviceid)}`;
-  return { vehicle, driver: nonEmpty(alphabet(facts.driver ?? "")) };
-}
-
-/** `head + vehicle (driver) + tail` in at most `max` characters, the names cut to make room. */
-function fitLine(head: string, who: Who, tail: string, max: number): string {
-  const decoration = who.driver === undefined ? 0 : " ()".length;
-  const room = max - head.length - tail.length - decoration;
-  const [vehicle, driver] = shareRoom(who.vehicle, who.driver ?? "", room);
-  const line = `${head}${vehicle}${who.driver === undefined ? "" : ` (${driver})`}${tail}`;
-  return shorten(line, max); // only bites when head and tail alone are too long
-}
-
-/** Cuts two texts to fit `room` together; a short one leaves its unused half to the other. */
-function shareRoom(first: string, second: string, room: number): [string, string] {
-  if (first.length + second.length <= room) return [first, second];
-  const half = Math.floor(room / 2);
-  if (first.length <= half) return [first, shorten(second, room - first.length)];
-  if (second.length <= half) return [shorten(first, room - second.length), second];
-  return [shorten(first, half), shorten(second, room - half)];
-}
-
-function shorten(text: string, max: number): string {
-  if (text.length <= max) return text;
-  if (max <= ELLIPSIS.length) return text.slice(0, Math.max(0, max));
-  return `${text.slice(0, max - ELLIPSIS.length).trimEnd()}${ELLIPSIS}`;
+  return { name: vehicle, aside: nonEmpty(alphabet(facts.driver ?? "")) };
 }
 
 // ---- email: the full story ----
@@ -322,163 +290,4 @@ function messageAttributes({
     event_code: { DataType: "Number", StringValue: String(event.appdevid) },
     deviceid: text(event.deviceid),
   };
-}
-
-// ---- time ----
-
-interface FleetClock {
-  /** `2026-03-29 03:30:00 Europe/Berlin (UTC+02:00)` */
-  long(epochMs: number): string;
-  /** `2026-03-29 03:30:00 UTC+2`: the offset, since it may differ from the event's across a DST change */
-  dateTime(epochMs: number): string;
-  /** `29 Mar 03:30 UTC+2` */
-  short(epochMs: number): string;
-}
-
-// One per zone: building a DateTimeFormat costs more than rendering a whole alert with it.
-const fleetClocks = new Map<string, FleetClock>();
-
-function fleetClock(timeZone: string): FleetClock {
-  let clock = fleetClocks.get(timeZone);
-  if (!clock) {
-    clock = newFleetClock(timeZone);
-    fleetClocks.set(timeZone, clock);
-  }
-  return clock;
-}
-
-function newFleetClock(timeZone: string): FleetClock {
-  if (!isTimeZone(timeZone)) {
-    throw new RangeError(`fleet time zone "${timeZone}" is not an IANA time zone (such as "Europe/Berlin")`);
-  }
-  // Parts rather than a locale's layout: the same text whatever the runtime's locale data.
-  const format = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-    timeZoneName: "longOffset",
-  });
-  const wallClock = (epochMs: number) => {
-    const parts = new Map(format.formatToParts(epochMs).map((part) => [part.type, part.value]));
-    const part = (type: Intl.DateTimeFormatPartTypes) => parts.get(type) ?? "";
-    // "GMT+05:30"; plain "GMT" at offset zero in some ICU versions.
-    const offset = part("timeZoneName").replace(/^GMT/, "") || "+00:00";
-    return {
-      date: `${part("year")}-${part("month")}-${part("day")}`,
-      time: `${part("hour")}:${part("minute")}:${part("second")}`,
-      monthDay: `${Number(part("day"))} ${MONTHS[Number(part("month")) - 1]}`,
-      offset,
-    };
-  };
-  return {
-    long(epochMs) {
-      const clock = wallClock(epochMs);
-      return `${clock.date} ${clock.time} ${timeZone} (UTC${clock.offset})`;
-    },
-    dateTime(epochMs) {
-      const clock = wallClock(epochMs);
-      return `${clock.date} ${clock.time} ${shortOffset(clock.offset)}`;
-    },
-    short(epochMs) {
-      const clock = wallClock(epochMs);
-      return `${clock.monthDay} ${clock.time.slice(0, 5)} ${shortOffset(clock.offset)}`;
-    },
-  };
-}
-
-/** "+02:00" -> "UTC+2", "+05:30" -> "UTC+5:30", "+00:00" -> "UTC". */
-function shortOffset(offset: string): string {
-  const match = /^([+-])(\d\d):(\d\d)$/.exec(offset);
-  if (match === null) return `UTC${offset}`;
-  const [, sign, hours, minutes] = match;
-  if (hours === "00" && minutes === "00") return "UTC";
-  return `UTC${sign}${Number(hours)}${minutes === "00" ? "" : `:${minutes}`}`;
-}
-
-function utcTime(epochMs: number): string {
-  const iso = new Date(epochMs).toISOString();
-  return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
-}
-
-// ---- text ----
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? "" : "s"}`;
-}
-
-/** "1", "1 and 2", "1, 2 and 3" */
-function listInWords(items: readonly string[]): string {
-  if (items.length <= 1) return items.join("");
-  return `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
-}
-
-function nonEmpty(text: string): string | undefined {
-  return text === "" ? undefined : text;
-}
-
-/** Control characters and line breaks become spaces: a device's texts must not add lines to a message. */
-function singleLine(text: string): string {
-  return text.replace(/[\p{Cc}\p{Zl}\p{Zp}\s]+/gu, " ").trim();
-}
-
-// Letters that Unicode decomposition does not reduce to ASCII, and common typographic punctuation.
-const ASCII_SUBSTITUTES: Record<string, string> = {
-  ß: "ss",
-  Æ: "AE",
-  æ: "ae",
-  Œ: "OE",
-  œ: "oe",
-  Ø: "O",
-  ø: "o",
-  Ł: "L",
-  ł: "l",
-  Đ: "D",
-  đ: "d",
-  Ð: "D",
-  ð: "d",
-  Þ: "Th",
-  þ: "th",
-  ı: "i",
-  "‘": "'",
-  "’": "'",
-  "‚": "'",
-  "“": '"',
-  "”": '"',
-  "„": '"',
-  "–": "-",
-  "—": "-",
-  "€": "EUR",
-};
-
-/** Printable ASCII on one line: accents dropped ("Zoë" -> "Zoe"), other scripts removed. */
-function toAscii(text: string): string {
-  return singleLine(
-    text
-      .normalize("NFKD")
-      .replace(/\p{M}/gu, "")
-      .replace(/[^\x20-\x7e]/g, (char) => ASCII_SUBSTITUTES[char] ?? (/\s/.test(char) ? " " : "")),
-  );
-}
-
-// ASCII characters outside the GSM 03.38 basic set: escaped ones count double, the backtick is absent.
-const GSM_SUBSTITUTES: Record<string, string> = {
-  "[": "(",
-  "]": ")",
-  "{": "(",
-  "}": ")",
-  "\\": "/",
-  "|": "/",
-  "~": "-",
-  "^": "",
-  "`": "'",
-};
-
-/** ASCII that is also in the GSM 03.38 basic set, so that 160 characters fill exactly one SMS. */
-function toGsm(text: string): string {
-  return toAscii(text).replace(/[[\]{}\\|~^`]/g, (char) => GSM_SUBSTITUTES[char] ?? "");
 }
