@@ -3,6 +3,7 @@ import type { StructuredLogger } from "../logging.js";
 import type { Observer } from "../observer.js";
 import type { SqsSender } from "../queue/sqs-sender.js";
 import type { AlertRecord, AlertStore } from "./alert-store.js";
+import type { AlertBody } from "./render/json.js";
 import type { SnsAlertPublisher } from "./sns-publisher.js";
 
 export interface DeliveryDependencies {
@@ -54,7 +55,8 @@ export async function deliverAlerts(
           type: "alert-published",
           ...ids,
           severity: record.severity,
-          body: JSON.parse(record.message?.default ?? "{}") as Record<string, unknown>,
+          // Rendered by render/json.ts from the same schema: read back without a second validation.
+          body: JSON.parse(record.message?.default ?? "{}") as AlertBody,
           sms: record.message?.sms ?? "",
         });
       } else if (outcome.permanent) {
