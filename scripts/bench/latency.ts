@@ -2,8 +2,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { DeleteMessageBatchCommand, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import type { Simulator } from "@fleet-alerts/simulator";
-import { parseNotification } from "../../packages/functions/src/local/emulators.js";
-import { type LocalEvent, startLocalPipeline } from "../../packages/functions/src/local/pipeline.js";
+import { parseNotification } from "../../packages/local/src/emulators.js";
+import { type LocalEvent, startLocalPipeline } from "../../packages/local/src/pipeline.js";
 
 export interface Percentiles {
   p50Ms: number;

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { type LocalEvent, startLocalPipeline } from "../../packages/functions/src/local/pipeline.js";
+import { type LocalEvent, startLocalPipeline } from "../../packages/local/src/pipeline.js";
 import { runScript } from "../support/run-script.js";
 
 const CODES: Record<string, number> = { overspeed: 13, gsensor: 16, offline: 3, "disk-error": 12 };
@@ -72,7 +72,7 @@ describe("the local mode", () => {
 
 describe("npm start", () => {
   const run = (args: string[]) =>
-    runScript("packages/functions/src/local/main.ts", args, { POWERTOOLS_METRICS_DISABLED: "true" });
+    runScript("packages/local/src/main.ts", args, { POWERTOOLS_METRICS_DISABLED: "true" });
 
   it("shows alerts and a summary, and exits cleanly after --duration", async () => {
     const evidenceDir = await mkdtemp(join(tmpdir(), "fleet-alerts-start-"));

@@ -3,8 +3,8 @@
  * cloud with --base-url), with AWS emulated. Ctrl-C or --duration stops it with a summary.
  */
 import { InvalidRulesError, loadRulesFile } from "@fleet-alerts/core/rules";
+import { askHidden } from "@fleet-alerts/functions/prompt";
 import { Command, InvalidArgumentError } from "commander";
-import { askHidden } from "../cli/prompt.js";
 import { type LocalEvent, type LocalOptions, startLocalPipeline } from "./pipeline.js";
 
 interface CliOptions {

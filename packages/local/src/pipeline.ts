@@ -4,11 +4,11 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { GetObjectCommand } from "@aws-sdk/client-s3";
 import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import type { ObservationOf, Observer, StructuredLogger } from "@fleet-alerts/core";
+import { createConfirmHandler } from "@fleet-alerts/functions/confirm";
+import { createEvidenceHandler } from "@fleet-alerts/functions/evidence";
+import { createPollHandler } from "@fleet-alerts/functions/poll";
 import { type Simulator, start as startSimulator } from "@fleet-alerts/simulator";
 import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";
-import { createConfirmHandler } from "../confirm.js";
-import { createEvidenceHandler } from "../evidence.js";
-import { createPollHandler } from "../poll.js";
 import { type Emulators, parseNotification, startEmulators } from "./emulators.js";
 import { sqsEvent } from "./sqs-event.js";
 
