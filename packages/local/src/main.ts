@@ -1,11 +1,15 @@
 /**
  * `npm start`: the whole pipeline on this machine, on the embedded simulator (or a real device
- * cloud with --base-url), with AWS emulated. Ctrl-C or --duration stops it with a summary.
+ * cloud with --base-url), with AWS emulated. Ctrl-C or --duration stops it with a summary. The
+ * live view by default; with --json, one JSON object per line on stdout.
  */
 import { InvalidRulesError, loadRulesFile } from "@fleet-alerts/core/rules";
 import { askHidden } from "@fleet-alerts/functions/prompt";
 import { Command, InvalidArgumentError } from "commander";
-import { type LocalEvent, type LocalOptions, startLocalPipeline } from "./pipeline.js";
+import { humanView } from "./human-view.js";
+import { jsonLine } from "./json-view.js";
+import { type LocalOptions, startLocalPipeline } from "./pipeline.js";
+import { failures, type LocalLine, type LocalTotals } from "./report.js";
 
 interface CliOptions {
   devices: number;
@@ -18,6 +22,7 @@ interface CliOptions {
   timeZone: string;
   baseUrl?: string;
   username?: string;
+  json?: boolean;
 }
 
 const positive = (value: string) => {
@@ -44,62 +49,50 @@ const program = new Command()
     "a real device cloud instead of the simulator (password: DEVICE_CLOUD_PASSWORD or a prompt)",
   )
   .option("--username <name>", "the account on the real device cloud")
+  .option("--json", "one JSON object per line on stdout, each with its type (observations, then a summary)")
   .parse();
 
 const options = program.opts<CliOptions>();
 const tty = process.stdout.isTTY === true;
 let statusShown = false;
 
-function print(line: string) {
+function print(text: string) {
   if (statusShown) process.stdout.write("\r\x1b[K");
   statusShown = false;
-  console.log(line);
+  console.log(text);
 }
 
-function display(event: LocalEvent) {
-  const time = new Date().toISOString().slice(11, 19);
-  switch (event.kind) {
-    case "alert":
-      print(
-        `${time} ALERT [${event.severity}] ${event.rule} #${event.serialno} ${event.vehicle} (${event.driver}) at ${event.place}\n         SMS: ${event.sms}`,
-      );
-      break;
-    case "suppressed":
-    case "offline-scheduled":
-    case "offline-confirmed":
-    case "offline-suppressed":
-    case "offline-cancelled":
-      print(`${time} ${event.kind} ${event.rule} #${event.serialno} device ${event.deviceid}`);
-      break;
-    case "evidence":
-      print(
-        `${time} EVIDENCE stored ${event.file} (${(event.bytes / 1_048_576).toFixed(1)} MB, sha256 ${event.sha256})`,
-      );
-      break;
-    case "evidence-unavailable":
-      print(`${time} evidence unavailable #${event.serialno} device ${event.deviceid}`);
-      break;
-    case "evidence-progress": {
-      const total = event.totalBytes ? `/${(event.totalBytes / 1_048_576).toFixed(1)}` : "";
-      const line = `fetching ${event.key}: ${(event.bytes / 1_048_576).toFixed(1)}${total} MB`;
-      if (tty) {
-        process.stdout.write(`\r\x1b[K${line}`);
-        statusShown = true;
-      }
-      break;
-    }
-    case "problem":
-      print(`${time} PROBLEM ${event.message}`);
-      break;
-    case "status": {
-      const line = `events ${event.eventsRead} | alerts ${event.alerts} | evidence ${event.evidencePending} pending, ${event.evidenceStored} stored | lag ${event.lagSeconds} s`;
-      if (tty) {
-        process.stdout.write(`\r\x1b[K${line}`);
-        statusShown = true;
-      }
-      break;
-    }
+/** The live view: lines as they happen, and the status line in place on a terminal. */
+function showHuman(line: LocalLine, totals: LocalTotals) {
+  const output = humanView(line, totals, new Date().toISOString().slice(11, 19));
+  if (output.print) print(output.print);
+  if (output.status && tty) {
+    process.stdout.write(`\r\x1b[K${output.status}`);
+    statusShown = true;
   }
+}
+
+let stop: () => void = () => undefined;
+const stopped = new Promise<void>((resolve) => {
+  stop = resolve;
+});
+// Whoever reads the output went away (`npm start -- --json | head`): stop, quietly.
+let readerGone = false;
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+  readerGone = true;
+  stop();
+});
+
+function showJson(line: LocalLine) {
+  const text = jsonLine(line);
+  if (text !== undefined && !readerGone) process.stdout.write(`${text}\n`);
+}
+
+/** Messages before the pipeline runs or when it cannot: a `problem` line under --json. */
+function complain(message: string) {
+  if (options.json) showJson({ type: "problem", message });
+  else console.error(message);
 }
 
 /** The password of a real device cloud: from the environment, or asked for without echo. */
@@ -115,7 +108,7 @@ async function main(): Promise<number> {
       await loadRulesFile(options.rules);
     } catch (error) {
       if (error instanceof InvalidRulesError) {
-        console.error(error.message);
+        complain(error.message);
         return 1;
       }
       throw error;
@@ -138,39 +131,26 @@ async function main(): Promise<number> {
       },
     }),
   };
-  const pipeline = await startLocalPipeline(local, display);
-  print(
-    pipeline.simulator
-      ? `fleet-alerts, locally: ${options.devices} simulated devices at ${options.speed}x (simulator ${pipeline.simulator.url}), AWS emulated on 127.0.0.1.`
-      : `fleet-alerts, locally: the device cloud at ${options.baseUrl} (read-only), AWS emulated on 127.0.0.1.`,
-  );
-  print(
-    `Alerts, suppressions, Offline checks and stored evidence appear below; evidence is copied to ${options.evidenceDir}. Ctrl-C stops.`,
-  );
+  const pipeline = await startLocalPipeline(local, options.json ? showJson : showHuman);
 
-  await new Promise<void>((resolve) => {
-    const timer = options.duration ? setTimeout(resolve, options.duration * 1000) : undefined;
-    // `on`, not `once`: under `npm start` a Ctrl-C arrives twice (from the terminal and forwarded by
-    // npm), and a signal with no listener would kill the process in the middle of stopping.
-    for (const signal of ["SIGINT", "SIGTERM"] as const) {
-      process.on(signal, () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    }
-  });
-  print("Stopping...");
-  const summary = await pipeline.stop();
-  print(
-    `Summary: ${summary.eventsRead} events read, ${summary.alerts} alerts, ${summary.suppressed} suppressed, ${summary.evidenceStored} evidence sets stored, ${summary.problems.length} problems.`,
-  );
-  return summary.problems.length > 0 ? 1 : 0;
+  const timer = options.duration ? setTimeout(stop, options.duration * 1000) : undefined;
+  // `on`, not `once`: under `npm start` a Ctrl-C arrives twice (from the terminal and forwarded by
+  // npm), and a signal with no listener would kill the process in the middle of stopping.
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => stop());
+  await stopped;
+  clearTimeout(timer);
+  if (!options.json) print("Stopping...");
+  const totals = await pipeline.stop();
+  return failures(totals) > 0 ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(`fleet-alerts local mode failed: ${(error as Error).message}`);
-    process.exit(1);
-  },
-);
+/** Exits once everything written to stdout is out (a pipe may still hold some). */
+function exit(code: number) {
+  if (readerGone) process.exit(code);
+  process.stdout.write("", () => process.exit(code));
+}
+
+main().then(exit, (error: unknown) => {
+  complain(`fleet-alerts local mode failed: ${(error as Error).message}`);
+  exit(1);
+});
