@@ -88,7 +88,7 @@ describe("the local mode's views", () => {
     );
     expect(humanView(summary, totals, "").print).toBe(summaryLine(totals));
     expect(statusLine(totals)).toBe(
-      "events 9 | alerts 1, 1 suppressed | offline 1 confirmed, 1 suppressed | evidence 0 pending, 1 stored | lag 3 s",
+      "events 9 | alerts 1 | suppressed 2 | evidence 0 pending, 1 stored | lag 3 s",
     );
   });
 

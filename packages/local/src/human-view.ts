@@ -94,12 +94,13 @@ function alertText(alert: ObservationOf<"alert-published">): string {
   return `ALERT [${alert.severity}] ${alert.rule} #${alert.serialno} ${vehicleid || "unknown vehicle"} (${drivername || "no driver"}) at ${place}\n         SMS: ${alert.sms}`;
 }
 
+/** Short enough for a narrow terminal: suppressed counts repeats and Offline alerts alike. */
 export function statusLine(totals: LocalTotals): string {
   const count = totals.observations;
   return [
     `events ${totals.eventsRead}`,
-    `alerts ${count["alert-published"]}, ${count["alert-suppressed"]} suppressed`,
-    `offline ${count["offline-confirmed"]} confirmed, ${count["offline-suppressed"]} suppressed`,
+    `alerts ${count["alert-published"]}`,
+    `suppressed ${count["alert-suppressed"] + count["offline-suppressed"]}`,
     `evidence ${totals.evidencePending} pending, ${count["evidence-stored"]} stored`,
     `lag ${totals.lagSeconds} s`,
   ].join(" | ");

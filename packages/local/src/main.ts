@@ -67,7 +67,8 @@ function showHuman(line: LocalLine, totals: LocalTotals) {
   const output = humanView(line, totals, new Date().toISOString().slice(11, 19));
   if (output.print) print(output.print);
   if (output.status && tty) {
-    process.stdout.write(`\r\x1b[K${output.status}`);
+    // Cut to the terminal's width: a wrapped line would not be cleared in place.
+    process.stdout.write(`\r\x1b[K${output.status.slice(0, (process.stdout.columns || 80) - 1)}`);
     statusShown = true;
   }
 }
