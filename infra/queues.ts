@@ -1,0 +1,31 @@
+import { Duration, type Stack } from "aws-cdk-lib";
+import * as sqs from "aws-cdk-lib/aws-sqs";
+import { EVIDENCE_TIMEOUT } from "./functions.js";
+
+export interface Queues {
+  evidenceQueue: sqs.Queue;
+  evidenceDlq: sqs.Queue;
+  confirmQueue: sqs.Queue;
+  confirmDlq: sqs.Queue;
+}
+
+export const EVIDENCE_MAX_RECEIVES = 5;
+
+/** The work queues of the evidence and Offline-confirmation functions, each with its DLQ. */
+export function buildQueues(stack: Stack): Queues {
+  const queue = (id: string, props: sqs.QueueProps = {}) =>
+    new sqs.Queue(stack, id, { encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true, ...props });
+  const evidenceDlq = queue("EvidenceDlq", { retentionPeriod: Duration.days(14) });
+  const evidenceQueue = queue("EvidenceQueue", {
+    // AWS advises six times the function's timeout, so a slow batch is never received twice at once.
+    visibilityTimeout: Duration.seconds(EVIDENCE_TIMEOUT.toSeconds() * 6),
+    retentionPeriod: Duration.days(4),
+    deadLetterQueue: { queue: evidenceDlq, maxReceiveCount: EVIDENCE_MAX_RECEIVES },
+  });
+  const confirmDlq = queue("ConfirmDlq", { retentionPeriod: Duration.days(14) });
+  const confirmQueue = queue("ConfirmQueue", {
+    visibilityTimeout: Duration.minutes(6),
+    deadLetterQueue: { queue: confirmDlq, maxReceiveCount: 5 },
+  });
+  return { evidenceQueue, evidenceDlq, confirmQueue, confirmDlq };
+}
