@@ -8,8 +8,12 @@ import type { Queues } from "./queues.js";
 import type { StageConfig } from "./stage-config.js";
 import type { Storage } from "./storage.js";
 
-// Every function: Graviton, the latest Node.js Lambda runtime, minified bundles with source maps.
-// No X-Ray: nothing emits traces, and its permissions cannot be scoped to a resource.
+/**
+ * Every function: Graviton (cheaper per ms), the latest Node.js Lambda runtime (nodejs20.x was
+ * deprecated on 2026-04-30), minified bundles with source maps. No X-Ray: nothing emits traces, and
+ * its permissions cannot be scoped to a resource. The app's default function props (sst.config.ts),
+ * the one place they are set: no function overrides them.
+ */
 export const FUNCTION_DEFAULTS = {
   runtime: "nodejs24.x",
   architecture: "arm_64",
@@ -48,7 +52,6 @@ export function buildFunctionBase(
     "DEVICE_CLOUD_PASSWORD",
   );
   const common = {
-    ...FUNCTION_DEFAULTS,
     bind: [secrets.DEVICE_CLOUD_BASE_URL, secrets.DEVICE_CLOUD_USERNAME, secrets.DEVICE_CLOUD_PASSWORD],
     environment: {
       TABLE_NAME: table.tableName,
