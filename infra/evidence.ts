@@ -1,9 +1,10 @@
 import type { Stack } from "aws-cdk-lib";
 import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import type { Function as SstFunction } from "sst/constructs";
+import { EVIDENCE_MAX_RECEIVES } from "../packages/core/src/evidence/queue-policy.js";
 import { type Alerting, grantPublishAlerts } from "./alerting.js";
 import { allow, EVIDENCE_TIMEOUT, type FunctionBase, pipelineFunction } from "./functions.js";
-import { EVIDENCE_MAX_RECEIVES, type Queues } from "./queues.js";
+import type { Queues } from "./queues.js";
 import type { StageConfig } from "./stage-config.js";
 import type { Storage } from "./storage.js";
 

@@ -1,5 +1,6 @@
 import { Duration, type Stack } from "aws-cdk-lib";
 import * as sqs from "aws-cdk-lib/aws-sqs";
+import { CONFIRM_MAX_RECEIVES, EVIDENCE_MAX_RECEIVES } from "../packages/core/src/evidence/queue-policy.js";
 import { EVIDENCE_TIMEOUT } from "./functions.js";
 
 export interface Queues {
@@ -8,8 +9,6 @@ export interface Queues {
   confirmQueue: sqs.Queue;
   confirmDlq: sqs.Queue;
 }
-
-export const EVIDENCE_MAX_RECEIVES = 5;
 
 /** The work queues of the evidence and Offline-confirmation functions, each with its DLQ. */
 export function buildQueues(stack: Stack): Queues {
@@ -25,7 +24,7 @@ export function buildQueues(stack: Stack): Queues {
   const confirmDlq = queue("ConfirmDlq", { retentionPeriod: Duration.days(14) });
   const confirmQueue = queue("ConfirmQueue", {
     visibilityTimeout: Duration.minutes(6),
-    deadLetterQueue: { queue: confirmDlq, maxReceiveCount: 5 },
+    deadLetterQueue: { queue: confirmDlq, maxReceiveCount: CONFIRM_MAX_RECEIVES },
   });
   return { evidenceQueue, evidenceDlq, confirmQueue, confirmDlq };
 }

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { SQS_MAX_DELAY_SECONDS } from "../aws-limits.js";
 import { utcOffsetSchema } from "../devicecloud/playback.js";
+import { EVIDENCE_MAX_RECEIVES } from "../evidence/queue-policy.js";
 import { jsonEnv } from "./env.js";
 import { timeZoneSchema } from "./time-zone.js";
 
@@ -72,7 +73,7 @@ export const evidenceEnvSchema = z.object({
   /** First wait before looking again for footage not recorded yet; doubles each time. */
   EVIDENCE_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(SQS_MAX_DELAY_SECONDS).default(60),
   /** The evidence queue's maxReceiveCount: the last receive marks the evidence failed before the DLQ. */
-  EVIDENCE_MAX_RECEIVES: z.coerce.number().int().min(1).max(100).default(5),
+  EVIDENCE_MAX_RECEIVES: z.coerce.number().int().min(1).max(100).default(EVIDENCE_MAX_RECEIVES),
   /** First visibility back-off after a failure; doubles with each receive. */
   EVIDENCE_FAILURE_BACKOFF_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
 });

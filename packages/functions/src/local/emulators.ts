@@ -16,6 +16,7 @@ import {
   SQSClient,
 } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { EVIDENCE_MAX_RECEIVES } from "@fleet-alerts/core/evidence";
 import type { EmulatorProcessMessage } from "./emulator-process.js";
 import { isRecord, REGION, startEmulatorServers } from "./emulator-servers.js";
 
@@ -68,7 +69,7 @@ export interface Emulators {
   tableName: string;
   /** The alerts topic. */
   topicArn: string;
-  /** Queue URLs. evidence redrives to evidenceDlq after 3 receives; inbox is subscribed to the topic. */
+  /** Queue URLs. evidence redrives to evidenceDlq after EVIDENCE_MAX_RECEIVES receives, as deployed; inbox is subscribed to the topic. */
   queues: { evidence: string; evidenceDlq: string; confirm: string; inbox: string };
   /** The evidence bucket (created; reach it path-style). */
   bucket: string;
@@ -157,7 +158,10 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
 
     const evidenceDlq = await createQueue("evidence-dlq");
     const evidence = await createQueue("evidence", {
-      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: await queueArn(evidenceDlq), maxReceiveCount: 3 }),
+      RedrivePolicy: JSON.stringify({
+        deadLetterTargetArn: await queueArn(evidenceDlq),
+        maxReceiveCount: EVIDENCE_MAX_RECEIVES,
+      }),
     });
     const confirm = await createQueue("confirm");
     const inbox = await createQueue("inbox");
