@@ -1,10 +1,20 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod";
+import {
+  DEFAULT_EVIDENCE_GIVE_UP_HOURS,
+  DEFAULT_UTC_OFFSET,
+  evidenceGiveUpHoursSchema,
+  pollEverySecondsSchema,
+  utcOffsetTextSchema,
+} from "../packages/core/src/config/fields.js";
+import { timeZoneSchema } from "../packages/core/src/config/time-zone.js";
 
 /**
  * What an ops team sets per stage, in `infra/stages/<stage>.json` (absent: the defaults). Checked
  * at synth time: an invalid file fails `npm run synth` and `sst deploy` before anything is built.
+ * What the functions also read (time zone, offset, intervals) is checked with core's schemas, so
+ * the synth refuses what the functions would refuse, with the same message.
  */
 export const stageConfigSchema = z.strictObject({
   /** Production stages keep their table and bucket when the stage is removed. */
@@ -22,12 +32,12 @@ export const stageConfigSchema = z.strictObject({
   /** Alarms go here. */
   opsEmails: z.array(z.email()).default([]),
   scheduleMinutes: z.number().int().min(1).max(60).default(1),
-  pollEverySeconds: z.number().int().min(1).max(59).optional(),
-  fleetTimeZone: z.string().default("UTC"),
-  fleetUtcOffset: z
-    .string()
-    .regex(/^[+-]\d{4}$/)
-    .default("+0000"),
+  /** POLL_EVERY_SECONDS of the poller. */
+  pollEverySeconds: pollEverySecondsSchema.optional(),
+  /** FLEET_TIME_ZONE of every function. */
+  fleetTimeZone: timeZoneSchema.default("UTC"),
+  /** FLEET_UTC_OFFSET of the evidence function, passed on as written. */
+  fleetUtcOffset: utcOffsetTextSchema.default(DEFAULT_UTC_OFFSET),
   /** The rules file bundled with the functions; the default rules when absent. */
   rulesFile: z.string().optional(),
   /** Object Lock default retention (compliance mode) of the evidence bucket. */
@@ -36,7 +46,8 @@ export const stageConfigSchema = z.strictObject({
   evidenceInfrequentAfterDays: z.number().int().min(1).default(30),
   /** The cursor-lag alarm fires above this. */
   lagAlarmSeconds: z.number().int().min(60).default(600),
-  evidenceGiveUpHours: z.number().positive().default(48),
+  /** EVIDENCE_GIVE_UP_HOURS of the evidence function. */
+  evidenceGiveUpHours: evidenceGiveUpHoursSchema.default(DEFAULT_EVIDENCE_GIVE_UP_HOURS),
 });
 export type StageConfig = z.output<typeof stageConfigSchema>;
 
