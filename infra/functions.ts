@@ -3,6 +3,7 @@ import { Duration, RemovalPolicy, type Stack } from "aws-cdk-lib";
 import * as iam from "aws-cdk-lib/aws-iam";
 import * as logs from "aws-cdk-lib/aws-logs";
 import { Config, type FunctionProps, Function as SstFunction } from "sst/constructs";
+import { LAMBDA_MAX_TIMEOUT_SECONDS } from "../packages/core/src/aws-limits.js";
 import type { Alerting } from "./alerting.js";
 import type { Queues } from "./queues.js";
 import type { StageConfig } from "./stage-config.js";
@@ -21,8 +22,11 @@ export const FUNCTION_DEFAULTS = {
   nodejs: { format: "esm", minify: true, sourcemap: true },
 } as const;
 
-/** The Lambda deadline of the evidence function: a 30-minute clip (about 900 MB at 4 Mbit/s) must fit. */
-export const EVIDENCE_TIMEOUT = Duration.minutes(15);
+/**
+ * The Lambda deadline of the evidence function, the longest Lambda allows: a 30-minute clip (about
+ * 900 MB at 4 Mbit/s) must fit.
+ */
+export const EVIDENCE_TIMEOUT = Duration.seconds(LAMBDA_MAX_TIMEOUT_SECONDS);
 
 function packageVersion(): string {
   return (JSON.parse(readFileSync("package.json", "utf8")) as { version: string }).version;

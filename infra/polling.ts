@@ -6,7 +6,7 @@ import type { Function as SstFunction } from "sst/constructs";
 import { type Alerting, grantPublishAlerts } from "./alerting.js";
 import { allow, type FunctionBase, pipelineFunction } from "./functions.js";
 import type { Queues } from "./queues.js";
-import type { StageConfig } from "./stage-config.js";
+import { pollerTimeoutSeconds, type StageConfig } from "./stage-config.js";
 import type { Storage } from "./storage.js";
 
 export interface Polling {
@@ -36,8 +36,7 @@ export function buildPolling(
   const poller = pipelineFunction(stack, "Poller", base, {
     ...base.rulesCopy,
     handler: "packages/functions/src/poll.handler",
-    // One poll a minute reads a page or a few; 60 s leaves room for a backlog and the margin.
-    timeout: config.pollEverySeconds ? 60 * config.scheduleMinutes : 60,
+    timeout: pollerTimeoutSeconds(config),
     memorySize: 512,
     reservedConcurrentExecutions: 1,
     environment: {

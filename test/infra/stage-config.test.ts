@@ -67,6 +67,18 @@ describe("a stage file refuses what the functions refuse", () => {
     expect(message).toContain(`${bad.field}: ${runtimeProblem(bad.schema, bad.env, String(bad.value))}`);
   });
 
+  it("refuses a poller that would have to run longer than Lambda allows", async () => {
+    const message = await stageError({ pollEverySeconds: 10, scheduleMinutes: 16 });
+    expect(message).toContain("scheduleMinutes: must be at most 15 with pollEverySeconds");
+    for (const [stage, config] of Object.entries({
+      longest: { pollEverySeconds: 10, scheduleMinutes: 15 },
+      hourly: { scheduleMinutes: 60 },
+    })) {
+      await writeFile(join(root, "infra", "stages", `${stage}.json`), JSON.stringify(config));
+      expect(loadStageConfig(stage, root)).toMatchObject(config);
+    }
+  });
+
   it("passes the UTC offset through in the form it was written", async () => {
     await writeFile(
       join(root, "infra", "stages", "offsets.json"),

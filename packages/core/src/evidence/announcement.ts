@@ -1,4 +1,5 @@
 import type { AlertMessage } from "../alerts/message.js";
+import { SNS_MAX_SUBJECT_LENGTH } from "../aws-limits.js";
 import type { EvidenceJob } from "./job.js";
 import type { EvidenceManifest } from "./manifest.js";
 
@@ -26,7 +27,7 @@ export function evidenceAnnouncement(
   if (outcome.status === "unavailable") {
     const text = `No video evidence could be fetched for ${what}: the device has not recorded or uploaded those minutes.`;
     return {
-      subject: `Evidence unavailable - ${job.deviceid}`.slice(0, 99),
+      subject: `Evidence unavailable - ${job.deviceid}`.slice(0, SNS_MAX_SUBJECT_LENGTH),
       email: `${text}\n\nAlert: ${job.alertId}\n`,
       sms: `Evidence unavailable: ${job.deviceid} event ${job.serialno}`.slice(0, 160),
       default: JSON.stringify({
@@ -48,7 +49,7 @@ export function evidenceAnnouncement(
     ? `\nOnly ${manifest.coverage.recordedMinutes} of ${manifest.coverage.totalMinutes} minutes were recorded; the manifest lists the gaps.\n`
     : "";
   return {
-    subject: `Evidence ready - ${job.deviceid} event ${job.serialno}`.slice(0, 99),
+    subject: `Evidence ready - ${job.deviceid} event ${job.serialno}`.slice(0, SNS_MAX_SUBJECT_LENGTH),
     email: `Video evidence is stored for ${what}.\n\nManifest: s3://${outcome.bucket}/${outcome.manifestKey}\nClips:\n${lines.join("\n")}\n${partial}\nAlert: ${job.alertId}\n`,
     sms: `Evidence ready: ${job.deviceid} event ${job.serialno}, ${manifest.clips.length} clip(s)`.slice(
       0,
