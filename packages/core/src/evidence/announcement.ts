@@ -1,5 +1,4 @@
 import type { AlertMessage } from "../alerts/message.js";
-import { SNS_MAX_SUBJECT_LENGTH } from "../aws-limits.js";
 import type { EvidenceJob } from "./job.js";
 import type { EvidenceManifest } from "./manifest.js";
 
@@ -27,7 +26,7 @@ export function evidenceAnnouncement(
   if (outcome.status === "unavailable") {
     const text = `No video evidence could be fetched for ${what}: the device has not recorded or uploaded those minutes.`;
     return {
-      subject: `Evidence unavailable - ${job.deviceid}`.slice(0, SNS_MAX_SUBJECT_LENGTH),
+      subject: `Evidence unavailable - ${job.deviceid}`.slice(0, 99),
       email: `${text}\n\nAlert: ${job.alertId}\n`,
       sms: `Evidence unavailable: ${job.deviceid} event ${job.serialno}`.slice(0, 160),
       default: JSON.stringify({
@@ -49,7 +48,7 @@ export function evidenceAnnouncement(
     ? `\nOnly ${manifest.coverage.recordedMinutes} of ${manifest.coverage.totalMinutes} minutes were recorded; the manifest lists the gaps.\n`
     : "";
   return {
-    subject: `Evidence ready - ${job.deviceid} event ${job.serialno}`.slice(0, SNS_MAX_SUBJECT_LENGTH),
+    subject: `Evidence ready - ${job.deviceid} event ${job.serialno}`.slice(0, 99),
     email: `Video evidence is stored for ${what}.\n\nManifest: s3://${outcome.bucket}/${outcome.manifestKey}\nClips:\n${lines.join("\n")}\n${partial}\nAlert: ${job.alertId}\n`,
     sms: `Evidence ready: ${job.deviceid} event ${job.serialno}, ${manifest.clips.length} clip(s)`.slice(
       0,
