@@ -10,6 +10,7 @@ import {
   utcOffsetTextSchema,
 } from "../packages/core/src/config/fields.js";
 import { timeZoneSchema } from "../packages/core/src/config/time-zone.js";
+import { severitySchema } from "../packages/core/src/rules/schema.js";
 
 /**
  * What an ops team sets per stage, in `infra/stages/<stage>.json` (absent: the defaults). Checked
@@ -27,10 +28,7 @@ export const stageConfigSchema = z
       .array(z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an E.164 number like +4915112345678"))
       .default([]),
     /** SMS only for these severities (SMS costs money and wakes people). */
-    smsSeverities: z
-      .array(z.enum(["info", "warning", "critical"]))
-      .min(1)
-      .default(["critical"]),
+    smsSeverities: z.array(severitySchema).min(1).default(["critical"]),
     /** Alarms go here. */
     opsEmails: z.array(z.email()).default([]),
     scheduleMinutes: z.number().int().min(1).max(60).default(1),
