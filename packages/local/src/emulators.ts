@@ -8,6 +8,7 @@ import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { CreateTopicCommand, SNSClient, SubscribeCommand } from "@aws-sdk/client-sns";
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { EVIDENCE_MAX_RECEIVES } from "@fleet-alerts/core/evidence";
 import { forkServers, startInProcess } from "./emulator-host.js";
 import { REGION } from "./emulator-servers.js";
 import { type InboxMessage, type ReadOptions, readQueue } from "./notifications.js";
@@ -46,8 +47,8 @@ export interface Emulators {
   /** The alerts topic. */
   topicArn: string;
   /**
-   * Queue URLs. evidence redrives to evidenceDlq after 3 receives; inbox is subscribed to the topic
-   * unless `subscribeInbox` is false.
+   * Queue URLs. evidence redrives to evidenceDlq after EVIDENCE_MAX_RECEIVES receives, as deployed;
+   * inbox is subscribed to the topic unless `subscribeInbox` is false.
    */
   queues: { evidence: string; evidenceDlq: string; confirm: string; inbox: string };
   /** The evidence bucket (created; reach it path-style). */
@@ -137,7 +138,10 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
 
     const evidenceDlq = await createQueue("evidence-dlq");
     const evidence = await createQueue("evidence", {
-      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: await queueArn(evidenceDlq), maxReceiveCount: 3 }),
+      RedrivePolicy: JSON.stringify({
+        deadLetterTargetArn: await queueArn(evidenceDlq),
+        maxReceiveCount: EVIDENCE_MAX_RECEIVES,
+      }),
     });
     const confirm = await createQueue("confirm");
     const inbox = await createQueue("inbox");
