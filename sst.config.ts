@@ -1,4 +1,5 @@
 import type { SSTConfig } from "sst";
+import { FUNCTION_DEFAULTS } from "./infra/functions.js";
 import { Pipeline } from "./infra/Pipeline.js";
 
 export default {
@@ -6,8 +7,8 @@ export default {
     return { name: "fleet-alerts", region: process.env.AWS_REGION ?? "eu-west-1" };
   },
   async stacks(app) {
-    // Lambda's nodejs20.x was deprecated on 2026-04-30; Graviton (arm64) is cheaper per ms.
-    app.setDefaultFunctionProps({ runtime: "nodejs22.x", architecture: "arm_64" });
+    // Runtime, architecture, bundling: set here once for every function (see infra/functions.ts).
+    app.setDefaultFunctionProps(FUNCTION_DEFAULTS);
     // The stack is async (it validates the rules file): SST needs it awaited.
     await app.stack(Pipeline);
   },

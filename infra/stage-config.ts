@@ -1,44 +1,70 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod";
+import { LAMBDA_MAX_TIMEOUT_SECONDS } from "../packages/core/src/aws-limits.js";
+import {
+  DEFAULT_EVIDENCE_GIVE_UP_HOURS,
+  DEFAULT_UTC_OFFSET,
+  evidenceGiveUpHoursSchema,
+  pollEverySecondsSchema,
+  utcOffsetTextSchema,
+} from "../packages/core/src/config/fields.js";
+import { timeZoneSchema } from "../packages/core/src/config/time-zone.js";
+import { severitySchema } from "../packages/core/src/rules/schema.js";
 
 /**
  * What an ops team sets per stage, in `infra/stages/<stage>.json` (absent: the defaults). Checked
  * at synth time: an invalid file fails `npm run synth` and `sst deploy` before anything is built.
+ * What the functions also read (time zone, offset, intervals) is checked with core's schemas, so
+ * the synth refuses what the functions would refuse, with the same message.
  */
-export const stageConfigSchema = z.strictObject({
-  /** Production stages keep their table and bucket when the stage is removed. */
-  production: z.boolean().default(false),
-  alertEmails: z.array(z.email()).default([]),
-  /** E.164 phone numbers for SMS alerts. */
-  smsNumbers: z
-    .array(z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an E.164 number like +4915112345678"))
-    .default([]),
-  /** SMS only for these severities (SMS costs money and wakes people). */
-  smsSeverities: z
-    .array(z.enum(["info", "warning", "critical"]))
-    .min(1)
-    .default(["critical"]),
-  /** Alarms go here. */
-  opsEmails: z.array(z.email()).default([]),
-  scheduleMinutes: z.number().int().min(1).max(60).default(1),
-  pollEverySeconds: z.number().int().min(1).max(59).optional(),
-  fleetTimeZone: z.string().default("UTC"),
-  fleetUtcOffset: z
-    .string()
-    .regex(/^[+-]\d{4}$/)
-    .default("+0000"),
-  /** The rules file bundled with the functions; the default rules when absent. */
-  rulesFile: z.string().optional(),
-  /** Object Lock default retention (compliance mode) of the evidence bucket. */
-  evidenceRetentionDays: z.number().int().min(1).max(36_500).default(1),
-  /** Evidence moves to Glacier Instant Retrieval after this many days. */
-  evidenceInfrequentAfterDays: z.number().int().min(1).default(30),
-  /** The cursor-lag alarm fires above this. */
-  lagAlarmSeconds: z.number().int().min(60).default(600),
-  evidenceGiveUpHours: z.number().positive().default(48),
-});
+export const stageConfigSchema = z
+  .strictObject({
+    /** Production stages keep their table and bucket when the stage is removed. */
+    production: z.boolean().default(false),
+    alertEmails: z.array(z.email()).default([]),
+    /** E.164 phone numbers for SMS alerts. */
+    smsNumbers: z
+      .array(z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an E.164 number like +4915112345678"))
+      .default([]),
+    /** SMS only for these severities (SMS costs money and wakes people). */
+    smsSeverities: z.array(severitySchema).min(1).default(["critical"]),
+    /** Alarms go here. */
+    opsEmails: z.array(z.email()).default([]),
+    scheduleMinutes: z.number().int().min(1).max(60).default(1),
+    /** POLL_EVERY_SECONDS of the poller. */
+    pollEverySeconds: pollEverySecondsSchema.optional(),
+    /** FLEET_TIME_ZONE of every function. */
+    fleetTimeZone: timeZoneSchema.default("UTC"),
+    /** FLEET_UTC_OFFSET of the evidence function, passed on as written. */
+    fleetUtcOffset: utcOffsetTextSchema.default(DEFAULT_UTC_OFFSET),
+    /** The rules file bundled with the functions; the default rules when absent. */
+    rulesFile: z.string().optional(),
+    /** Object Lock default retention (compliance mode) of the evidence bucket. */
+    evidenceRetentionDays: z.number().int().min(1).max(36_500).default(1),
+    /** Evidence moves to Glacier Instant Retrieval after this many days. */
+    evidenceInfrequentAfterDays: z.number().int().min(1).default(30),
+    /** The cursor-lag alarm fires above this. */
+    lagAlarmSeconds: z.number().int().min(60).default(600),
+    /** EVIDENCE_GIVE_UP_HOURS of the evidence function. */
+    evidenceGiveUpHours: evidenceGiveUpHoursSchema.default(DEFAULT_EVIDENCE_GIVE_UP_HOURS),
+  })
+  .refine((config) => pollerTimeoutSeconds(config) <= LAMBDA_MAX_TIMEOUT_SECONDS, {
+    path: ["scheduleMinutes"],
+    message: `must be at most ${LAMBDA_MAX_TIMEOUT_SECONDS / 60} with pollEverySeconds: one run polls through the whole interval, and Lambda runs ${LAMBDA_MAX_TIMEOUT_SECONDS} s at most`,
+  });
 export type StageConfig = z.output<typeof stageConfigSchema>;
+
+/**
+ * The poller's Lambda timeout. One poll a minute reads a page or a few; 60 s leaves room for a
+ * backlog and the margin. With pollEverySeconds, one run keeps polling through the whole interval.
+ */
+export function pollerTimeoutSeconds(config: {
+  pollEverySeconds?: number | undefined;
+  scheduleMinutes: number;
+}) {
+  return config.pollEverySeconds ? 60 * config.scheduleMinutes : 60;
+}
 
 export function loadStageConfig(stage: string, root = process.cwd()): StageConfig {
   const file = join(root, "infra", "stages", `${stage}.json`);

@@ -4,8 +4,8 @@ import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { DeviceCloudClient } from "@fleet-alerts/core/devicecloud";
 import { orderAfter } from "@fleet-alerts/core/poller";
 import { start } from "@fleet-alerts/simulator";
-import { startEmulators } from "../../packages/functions/src/local/emulators.js";
 import { createPollHandler } from "../../packages/functions/src/poll.js";
+import { startEmulators } from "../../packages/local/src/emulators.js";
 
 export interface BacklogFigures {
   events: number;

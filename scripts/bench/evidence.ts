@@ -6,8 +6,8 @@ import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { AlertStore } from "@fleet-alerts/core/alerts";
 import { evidenceWindow } from "@fleet-alerts/core/evidence";
 import { start } from "@fleet-alerts/simulator";
-import { type Emulators, startEmulators } from "../../packages/functions/src/local/emulators.js";
-import { sqsEvent } from "../../packages/functions/src/local/sqs-event.js";
+import { type Emulators, startEmulators } from "../../packages/local/src/emulators.js";
+import { sqsEvent } from "../../packages/local/src/sqs-event.js";
 import type { SynthesizedHandlers } from "./handlers.js";
 
 export interface EvidenceFigures {

@@ -2,8 +2,9 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { DeleteMessageBatchCommand, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import type { Simulator } from "@fleet-alerts/simulator";
-import { parseNotification } from "../../packages/functions/src/local/emulators.js";
-import { type LocalEvent, startLocalPipeline } from "../../packages/functions/src/local/pipeline.js";
+import { parseNotification } from "../../packages/local/src/emulators.js";
+import { startLocalPipeline } from "../../packages/local/src/pipeline.js";
+import type { LocalLine } from "../../packages/local/src/report.js";
 
 export interface Percentiles {
   p50Ms: number;
@@ -80,9 +81,9 @@ export async function measureLatency(
   const firstPoll = new Promise<void>((resolve) => {
     polledOnce = resolve;
   });
-  const show = (event: LocalEvent) => {
-    if (event.kind === "status") polledOnce();
-    if (event.kind === "problem") problems.push(event.message);
+  const show = (line: LocalLine) => {
+    if (line.type === "poll-summary") polledOnce();
+    if (line.type === "problem") problems.push(line.message);
   };
   const pipeline = await startLocalPipeline(
     {
@@ -100,7 +101,7 @@ export async function measureLatency(
     // Given no device cloud, the pipeline runs the simulator.
     const simulator = pipeline.simulator as Simulator;
     const { sqs } = pipeline.emulators.clients;
-    // The pipeline's display loop consumes the inbox queue itself: read a queue of our own.
+    // A queue of our own on the alerts topic, as a subscriber's.
     const { url } = await pipeline.emulators.subscribeQueue();
 
     const deliveries = new Map<string, Delivery>(); // by serialno

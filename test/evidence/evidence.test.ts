@@ -17,7 +17,7 @@ import { type SimEvent, type Simulator, start } from "@fleet-alerts/simulator";
 import type { Context, SQSEvent } from "aws-lambda";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createEvidenceHandler } from "../../packages/functions/src/evidence.js";
-import { sqsEvent } from "../../packages/functions/src/local/sqs-event.js";
+import { sqsEvent } from "../../packages/local/src/sqs-event.js";
 import { type Emulators, startEmulators } from "../support/emulators.js";
 
 // The simulator's clock starts at the real time, so that "not recorded yet" and "given up" mean

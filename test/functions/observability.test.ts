@@ -1,6 +1,7 @@
 import { type Observation, observationSchema } from "@fleet-alerts/core";
-import { describe, expect, it } from "vitest";
-import { logObserver } from "../../packages/functions/src/observability.js";
+import type { Context } from "aws-lambda";
+import { describe, expect, it, vi } from "vitest";
+import { lambdaHandler, logger, logObserver } from "../../packages/functions/src/observability.js";
 
 function recordingLogger() {
   const lines: { level: string; message: string; attributes: Record<string, unknown> }[] = [];
@@ -27,7 +28,30 @@ describe("observations in Lambda", () => {
       type: "alert-published",
       ...ids,
       severity: "critical",
-      body: { drivername: "Elif Weber", position: { lat: 47.5061, lng: 8.5076 }, vehicleid: "F-LY 6711" },
+      body: {
+        kind: "alert",
+        alertId: ids.alertId,
+        account: "main",
+        ruleId: "shock",
+        severity: "critical",
+        eventCode: 16,
+        eventName: "GSensor",
+        deviceid: ids.deviceid,
+        serialno: ids.serialno,
+        eventtime: "2026-11-22T05:45:00Z",
+        vehicleid: "F-LY 6711",
+        drivername: "Elif Weber",
+        position: {
+          lat: 47.5061,
+          lng: 8.5076,
+          url: "https://osm.example",
+          fixtime: "2026-11-22T05:44:58.000Z",
+        },
+        speedKmh: 37,
+        evidence: null,
+        suppressedBefore: 0,
+        confirmedOfflineMinutes: null,
+      },
       sms: "CRITICAL GSensor - F-LY 6711 (Elif Weber) 22 Nov 05:45 UTC, at 47.5061,8.5076",
     };
     logObserver(logger).observe(observationSchema.parse(published));
@@ -51,5 +75,38 @@ describe("observations in Lambda", () => {
     logObserver(logger).observe(observation);
     const { type, ...attributes } = observation;
     expect(lines).toEqual([{ level, message: type, attributes }]);
+  });
+});
+
+describe("handlers in Lambda", () => {
+  it("put the Lambda context and the keys of the record in hand on every line, and drop those keys after the invocation", async () => {
+    const written: string[] = [];
+    const write = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    logger.setLogLevel("INFO");
+    try {
+      const handler = lambdaHandler(async (_event: unknown, _context: Partial<Context>) => {
+        logger.appendKeys({ account: "main", alertId: "main:7:shock", serialno: "7" });
+        logger.info("working");
+      });
+      await handler({}, { awsRequestId: "request-1", functionName: "fleet-alerts-evidence" });
+      logger.info("between invocations");
+    } finally {
+      logger.setLogLevel("SILENT");
+      write.mockRestore();
+    }
+    const [during, after] = written.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(during).toMatchObject({
+      message: "working",
+      function_request_id: "request-1",
+      function_name: "fleet-alerts-evidence",
+      account: "main",
+      alertId: "main:7:shock",
+      serialno: "7",
+    });
+    expect(after).toMatchObject({ message: "between invocations" });
+    expect(after).not.toHaveProperty("alertId");
   });
 });

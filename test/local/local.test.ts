@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { type LocalEvent, startLocalPipeline } from "../../packages/functions/src/local/pipeline.js";
+import { startLocalPipeline } from "../../packages/local/src/pipeline.js";
+import type { LocalLine } from "../../packages/local/src/report.js";
 import { runScript } from "../support/run-script.js";
 
 const CODES: Record<string, number> = { overspeed: 13, gsensor: 16, offline: 3, "disk-error": 12 };
@@ -12,7 +13,7 @@ const CODES: Record<string, number> = { overspeed: 13, gsensor: 16, offline: 3, 
 describe("the local mode", () => {
   it("runs the pipeline on the simulator and emulators: alerts, inbox and evidence files agree with the ground truth", async () => {
     const evidenceDir = await mkdtemp(join(tmpdir(), "fleet-alerts-local-"));
-    const shown: LocalEvent[] = [];
+    const shown: LocalLine[] = [];
     const pipeline = await startLocalPipeline(
       {
         devices: 10,
@@ -22,7 +23,7 @@ describe("the local mode", () => {
         evidenceDir,
         fleetTimeZone: "Europe/Berlin",
       },
-      (event) => shown.push(event),
+      (line) => shown.push(line),
     );
     // A subscriber of our own on the alerts topic, as a fleet manager's phone would be.
     const subscriber = await pipeline.emulators.subscribeQueue({ kind: ["alert"] });
@@ -31,16 +32,23 @@ describe("the local mode", () => {
     const events = pipeline.simulator?.control.events() ?? [];
     const summary = await pipeline.stop();
 
-    expect(summary.problems).toEqual([]);
-    const alerts = shown.filter((event) => event.kind === "alert");
+    expect(shown.filter((line) => line.type === "problem")).toEqual([]);
+    expect(summary.problems).toBe(0);
+    const alerts = shown.filter((line) => line.type === "alert-published");
     expect(alerts.length).toBeGreaterThan(3);
-    expect(summary.alerts).toBe(alerts.length);
+    expect(summary.observations["alert-published"]).toBe(alerts.length);
+    expect(shown.at(-1)).toEqual({ type: "local-summary", ...summary });
     const bySerial = new Map(events.map((event) => [event.serialno.toString(), event]));
     for (const alert of alerts) {
       const event = bySerial.get(alert.serialno);
       expect(event?.appdevid, `${alert.rule} #${alert.serialno}`).toBe(CODES[alert.rule]);
       expect(event?.deviceid).toBe(alert.deviceid);
       expect(alert.sms.length).toBeLessThanOrEqual(160);
+      expect(alert.body).toMatchObject({
+        serialno: alert.serialno,
+        ruleId: alert.rule,
+        deviceid: alert.deviceid,
+      });
     }
     // Every message the subscriber got was shown, once.
     const shownKeys = alerts.map((alert) => `${alert.serialno}/${alert.rule}`);
@@ -50,10 +58,17 @@ describe("the local mode", () => {
       expect(shownKeys).toContain(`${body.serialno}/${body.ruleId}`);
     }
     // Each stored clip is on disk, its bytes hashing to what the manifest beside it says.
-    const clips = shown.filter((event) => event.kind === "evidence");
+    const copied = shown.filter((line) => line.type === "evidence-copied");
+    expect(copied.map((line) => line.alertId).sort()).toEqual(
+      shown
+        .filter((line) => line.type === "evidence-stored")
+        .map((line) => line.alertId)
+        .sort(),
+    );
+    const clips = copied.flatMap((line) => line.clips);
     expect(clips.length).toBeGreaterThan(0);
     // Downloads report their progress, up to the announced size.
-    const progress = shown.filter((event) => event.kind === "evidence-progress");
+    const progress = shown.filter((line) => line.type === "evidence-progress");
     expect(progress.length).toBeGreaterThanOrEqual(clips.length);
     for (const report of progress)
       expect(report.bytes).toBeLessThanOrEqual(report.totalBytes ?? Number.POSITIVE_INFINITY);
@@ -72,7 +87,7 @@ describe("the local mode", () => {
 
 describe("npm start", () => {
   const run = (args: string[]) =>
-    runScript("packages/functions/src/local/main.ts", args, { POWERTOOLS_METRICS_DISABLED: "true" });
+    runScript("packages/local/src/main.ts", args, { POWERTOOLS_METRICS_DISABLED: "true" });
 
   it("shows alerts and a summary, and exits cleanly after --duration", async () => {
     const evidenceDir = await mkdtemp(join(tmpdir(), "fleet-alerts-start-"));
@@ -92,7 +107,7 @@ describe("npm start", () => {
     expect(code).toBe(0);
   });
 
-  it("refuses an invalid rules file, listing every problem, before starting anything", async () => {
+  it("refuses an invalid rules file, listing every problem, before starting anything (--json: as a problem line)", async () => {
     const folder = await mkdtemp(join(tmpdir(), "fleet-alerts-rules-"));
     const rules = join(folder, "rules.json");
     await writeFile(
@@ -104,5 +119,14 @@ describe("npm start", () => {
     expect(output).toMatch(/rules\.0\.events\.0: unknown event name "Overspeeed"/);
     expect(output).toMatch(/rules\.0\.severity/);
     expect(output).not.toMatch(/locally:/);
+    // With --json, stdout has the same as one problem line, and nothing else.
+    const json = await run(["--json", "--rules", rules]);
+    expect(json.code).toBe(1);
+    expect(
+      json.stdout
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line)),
+    ).toEqual([{ type: "problem", message: expect.stringMatching(/unknown event name "Overspeeed"/) }]);
   });
 });

@@ -5,8 +5,8 @@ import type { SimEvent } from "@fleet-alerts/simulator";
 import type { Context } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEvidenceHandler } from "../../packages/functions/src/evidence.js";
-import { sqsEvent } from "../../packages/functions/src/local/sqs-event.js";
 import { createPollHandler } from "../../packages/functions/src/poll.js";
+import { sqsEvent } from "../../packages/local/src/sqs-event.js";
 import { alertsOf, drainInbox, startPipeline } from "./pipeline.js";
 
 // Every rule alerts on each matching event (no cooldown, no staleness, no Offline confirmation), so

@@ -15,6 +15,7 @@ import {
   SQSClient,
 } from "@aws-sdk/client-sqs";
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { EVIDENCE_MAX_RECEIVES } from "@fleet-alerts/core/evidence";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { type Emulators, startEmulators } from "./emulators.js";
 
@@ -220,7 +221,7 @@ describe("SQS (fauxqs)", () => {
     await sqs.send(new DeleteMessageCommand({ QueueUrl, ReceiptHandle: late.Messages?.[0]?.ReceiptHandle }));
   });
 
-  it("moves an evidence job to the DLQ after maxReceiveCount (3) receives", async () => {
+  it("moves an evidence job to the DLQ after maxReceiveCount (EVIDENCE_MAX_RECEIVES) receives", async () => {
     const { sqs } = emulators.clients;
     const { evidence, evidenceDlq } = emulators.queues;
     await sqs.send(new SendMessageCommand({ QueueUrl: evidence, MessageBody: "job-1" }));
@@ -228,10 +229,10 @@ describe("SQS (fauxqs)", () => {
       (await sqs.send(new ReceiveMessageCommand({ QueueUrl: evidence, VisibilityTimeout: 0 }))).Messages ??
       [];
 
-    for (let attempt = 1; attempt <= 3; attempt++) {
+    for (let attempt = 1; attempt <= EVIDENCE_MAX_RECEIVES; attempt++) {
       expect((await receive()).map((message) => message.Body)).toEqual(["job-1"]);
     }
-    expect(await receive()).toEqual([]); // the fourth receive moves it instead
+    expect(await receive()).toEqual([]); // the next receive moves it instead
 
     const dead = await sqs.send(new ReceiveMessageCommand({ QueueUrl: evidenceDlq, WaitTimeSeconds: 1 }));
     expect(dead.Messages?.map((message) => message.Body)).toEqual(["job-1"]);

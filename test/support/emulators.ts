@@ -1,2 +1,2 @@
 // The emulators live with the local mode, which runs them for `npm start`; tests use the same ones.
-export * from "../../packages/functions/src/local/emulators.js";
+export * from "../../packages/local/src/emulators.js";

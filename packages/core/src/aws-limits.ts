@@ -7,6 +7,8 @@
 export const SQS_MAX_DELAY_SECONDS = 900;
 /** SQS: the longest a received message can stay invisible (ChangeMessageVisibility). */
 export const SQS_MAX_VISIBILITY_SECONDS = 43_200;
+/** SQS: the longest a queue keeps a message (MessageRetentionPeriod, 14 days). */
+export const SQS_MAX_RETENTION_SECONDS = 1_209_600;
 /** SQS: entries per SendMessageBatch / DeleteMessageBatch. */
 export const SQS_MAX_BATCH_ENTRIES = 10;
 /** SNS: entries per PublishBatch. */
@@ -15,5 +17,7 @@ export const SNS_MAX_BATCH_ENTRIES = 10;
 export const SNS_MAX_SUBJECT_LENGTH = 99;
 /** DynamoDB: put or delete requests per BatchWriteItem. */
 export const DYNAMODB_MAX_BATCH_WRITE_ITEMS = 25;
+/** Lambda: the longest a function may run (its timeout, 15 minutes). */
+export const LAMBDA_MAX_TIMEOUT_SECONDS = 900;
 /** S3: the smallest part of a multipart upload (all but the last part). */
 export const S3_MIN_PART_BYTES = 5 * 1024 * 1024;

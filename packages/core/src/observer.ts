@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { alertBodySchema } from "./alerts/render/json.js";
 
 /**
  * What the pipeline did, as typed observations: the handlers report each decision and outcome
@@ -23,7 +24,7 @@ export const observationSchema = z.discriminatedUnion("type", [
     ...alertIds,
     severity: z.string(),
     /** The JSON body that subscribers get, and the SMS: personal data, never logged in Lambda. */
-    body: z.record(z.string(), z.unknown()),
+    body: alertBodySchema,
     sms: z.string(),
   }),
   z.object({ type: z.literal("alert-failed"), ...alertIds, reason: z.string() }),

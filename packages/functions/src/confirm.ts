@@ -1,7 +1,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from "@aws-lambda-powertools/batch";
 import { confirmOffline, offlineCheckJobSchema } from "@fleet-alerts/core/offline";
 import type { Context, SQSEvent, SQSRecord } from "aws-lambda";
-import { logger } from "./observability.js";
+import { lambdaHandler, logger } from "./observability.js";
 import { cachedOnSuccess } from "./once.js";
 import { buildRuntime, type RuntimeOverrides } from "./runtime.js";
 import { withSecrets } from "./secrets.js";
@@ -14,7 +14,6 @@ export function createConfirmHandler(
   env: Readonly<Record<string, string | undefined>>,
   options: RuntimeOverrides = {},
 ) {
-  const log = options.logger ?? logger;
   const getRuntime = cachedOnSuccess(() =>
     withSecrets(env).then((resolved) => buildRuntime(resolved, options)),
   );
@@ -23,26 +22,26 @@ export function createConfirmHandler(
   const confirmRecord = async (record: SQSRecord) => {
     const { pollers } = await getRuntime();
     const job = offlineCheckJobSchema.parse(JSON.parse(record.body));
-    const poller = pollers.find((candidate) => candidate.settings.account === job.account);
-    if (!poller) throw new Error(`offline check for unknown account ${job.account}`);
-    const outcome = await confirmOffline(job, poller.settings, poller.deps);
-    log.info("offline check handled", {
+    logger.appendKeys({
       account: job.account,
       serialno: job.serialno,
       deviceid: job.deviceid,
       rule: job.ruleId,
-      outcome,
     });
+    const poller = pollers.find((candidate) => candidate.settings.account === job.account);
+    if (!poller) throw new Error(`offline check for unknown account ${job.account}`);
+    const outcome = await confirmOffline(job, poller.settings, poller.deps);
+    (options.logger ?? logger).info("offline check handled", { outcome });
   };
 
-  return async (event: SQSEvent, context: Context) => {
+  return lambdaHandler(async (event: SQSEvent, context: Context) => {
     // Built on the first invocation: a configuration error fails it whole, naming the variable.
     await getRuntime();
     return processPartialResponse(event, confirmRecord, processor, {
       context,
       throwOnFullBatchFailure: false,
     });
-  };
+  });
 }
 
 export const handler = createConfirmHandler(process.env);

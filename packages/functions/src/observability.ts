@@ -1,11 +1,30 @@
 import { Logger } from "@aws-lambda-powertools/logger";
+import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { Observation, Observer, StructuredLogger } from "@fleet-alerts/core";
 import type { PollSummary } from "@fleet-alerts/core/poller";
+import middy from "@middy/core";
+import type { Context } from "aws-lambda";
 
 /** One Logger and one Metrics for every handler: structured JSON logs, CloudWatch EMF metrics. */
 export const logger = new Logger({ serviceName: "fleet-alerts" });
 export const metrics = new Metrics({ namespace: "FleetAlerts", serviceName: "fleet-alerts" });
+
+/**
+ * A handler as Powertools' examples write one: Middy with the Logger's Lambda context injection
+ * (request id, function, cold start on every line), and the keys a handler appends for the record
+ * it works on (account, serialno, alert id) reset at the end of each invocation. Middy's early
+ * time-out is off: the handlers keep their own deadlines (the poller checkpoints before it).
+ */
+export function lambdaHandler<Event, Result, Ctx extends Partial<Context>>(
+  handler: (event: Event, context: Ctx) => Promise<Result>,
+): (event: Event, context: Ctx) => Promise<Result> {
+  // Middy types the context as Lambda's whole Context; tests and the local mode pass the part used.
+  const wrapped = middy((event: Event, context: Context) => handler(event, context as Ctx), {
+    timeoutEarlyInMillis: 0,
+  }).use(injectLambdaContext(logger, { resetKeys: true }));
+  return (event, context) => wrapped(event, context as Context);
+}
 
 /** The poller's figures for one account, as metrics with an `account` dimension. */
 export function publishPollMetrics(summary: PollSummary, runMs: number): void {

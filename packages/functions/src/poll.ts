@@ -1,6 +1,6 @@
 import { runPollers } from "@fleet-alerts/core/poller";
 import type { Context } from "aws-lambda";
-import { logObserver, publishPollMetrics } from "./observability.js";
+import { lambdaHandler, logObserver, publishPollMetrics } from "./observability.js";
 import { cachedOnSuccess } from "./once.js";
 import { buildRuntime, type RuntimeOverrides } from "./runtime.js";
 import { withSecrets } from "./secrets.js";
@@ -16,7 +16,7 @@ export function createPollHandler(
   const getRuntime = cachedOnSuccess(() =>
     withSecrets(env).then((resolved) => buildRuntime(resolved, options)),
   );
-  return async (_event: unknown, context: Pick<Context, "getRemainingTimeInMillis">) => {
+  return lambdaHandler(async (_event: unknown, context: Pick<Context, "getRemainingTimeInMillis">) => {
     const { config, pollers } = await getRuntime();
     const startedMs = Date.now();
     const deadlineMs = startedMs + context.getRemainingTimeInMillis() - config.DEADLINE_MARGIN_SECONDS * 1000;
@@ -29,7 +29,7 @@ export function createPollHandler(
       publishPollMetrics(summary, Date.now() - startedMs);
     }
     return summaries;
-  };
+  });
 }
 
 export const handler = createPollHandler(process.env);

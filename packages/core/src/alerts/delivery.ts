@@ -4,6 +4,7 @@ import type { Observer } from "../observer.js";
 import type { JobQueue } from "../queue/ports.js";
 import type { AlertPublisher, AlertRecords } from "./ports.js";
 import type { AlertRecord } from "./record.js";
+import type { AlertBody } from "./render/json.js";
 
 export interface DeliveryDependencies {
   alerts: AlertRecords;
@@ -54,7 +55,8 @@ export async function deliverAlerts(
           type: "alert-published",
           ...ids,
           severity: record.severity,
-          body: JSON.parse(record.message?.default ?? "{}") as Record<string, unknown>,
+          // Rendered by render/json.ts from the same schema: read back without a second validation.
+          body: JSON.parse(record.message?.default ?? "{}") as AlertBody,
           sms: record.message?.sms ?? "",
         });
       } else if (outcome.permanent) {

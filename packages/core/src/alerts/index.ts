@@ -1,12 +1,13 @@
 export * from "./alert-store.js";
 export * from "./delivery.js";
-export {
-  type AlertContext,
-  type AlertMessage,
-  buildAlertMessage,
-  type SnsMessageAttribute,
-} from "./message.js";
+export { type AlertContext, type AlertFacts, type AlertPosition, gatherFacts } from "./facts.js";
+export { type AlertMessage, buildAlertMessage } from "./message.js";
 export * from "./new-record.js";
 export * from "./ports.js";
 export * from "./record.js";
+export { renderAttributes, type SnsMessageAttribute, stringAttributes } from "./render/attributes.js";
+export { renderEmail } from "./render/email.js";
+export { type AlertBody, alertBodySchema, renderJson } from "./render/json.js";
+export { renderSms } from "./render/sms.js";
+export { renderSubject } from "./render/subject.js";
 export * from "./sns-publisher.js";

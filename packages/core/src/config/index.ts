@@ -1,3 +1,4 @@
 export * from "./env.js";
+export * from "./fields.js";
 export * from "./poller-config.js";
 export * from "./time-zone.js";

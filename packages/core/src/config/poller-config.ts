@@ -1,7 +1,14 @@
 import * as z from "zod";
 import { SQS_MAX_DELAY_SECONDS } from "../aws-limits.js";
 import { utcOffsetSchema } from "../devicecloud/playback.js";
+import { EVIDENCE_MAX_RECEIVES } from "../evidence/queue-policy.js";
 import { jsonEnv } from "./env.js";
+import {
+  DEFAULT_EVIDENCE_GIVE_UP_HOURS,
+  evidenceGiveUpHoursSchema,
+  fromEnvString,
+  pollEverySecondsSchema,
+} from "./fields.js";
 import { timeZoneSchema } from "./time-zone.js";
 
 /** One API account of the device cloud: its own cursor, its own rules. */
@@ -45,8 +52,7 @@ export const pollerEnvSchema = z.object({
   CONFIRM_QUEUE_URL: z.url(),
   DEVICE_CLOUD_ACCOUNTS: jsonEnv(accountsSchema),
   FLEET_TIME_ZONE: timeZoneSchema.default("UTC"),
-  /** Below 60: one scheduled run keeps polling at this interval until shortly before its deadline. */
-  POLL_EVERY_SECONDS: z.coerce.number().int().min(1).max(59).optional(),
+  POLL_EVERY_SECONDS: fromEnvString(pollEverySecondsSchema).optional(),
   /** Stop this long before the Lambda deadline, so that the last checkpoint is written in time. */
   DEADLINE_MARGIN_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
 });
@@ -63,16 +69,11 @@ export const evidenceEnvSchema = z.object({
   DEVICE_CLOUD_ACCOUNTS: jsonEnv(accountsSchema),
   /** The fleet's UTC offset for playback timestamps and record days (+hhmm). */
   FLEET_UTC_OFFSET: utcOffsetSchema.default(0),
-  /** Footage still not recorded this long after the event is given up as unavailable. */
-  EVIDENCE_GIVE_UP_HOURS: z.coerce
-    .number()
-    .positive()
-    .max(24 * 30)
-    .default(48),
+  EVIDENCE_GIVE_UP_HOURS: fromEnvString(evidenceGiveUpHoursSchema).default(DEFAULT_EVIDENCE_GIVE_UP_HOURS),
   /** First wait before looking again for footage not recorded yet; doubles each time. */
   EVIDENCE_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(SQS_MAX_DELAY_SECONDS).default(60),
   /** The evidence queue's maxReceiveCount: the last receive marks the evidence failed before the DLQ. */
-  EVIDENCE_MAX_RECEIVES: z.coerce.number().int().min(1).max(100).default(5),
+  EVIDENCE_MAX_RECEIVES: z.coerce.number().int().min(1).max(100).default(EVIDENCE_MAX_RECEIVES),
   /** First visibility back-off after a failure; doubles with each receive. */
   EVIDENCE_FAILURE_BACKOFF_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
 });

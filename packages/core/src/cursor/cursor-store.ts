@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { conditionally, type TableRef } from "../store/dynamo.js";
 import { keys } from "../store/keys.js";
 import type { Cursors } from "./ports.js";
@@ -7,10 +7,21 @@ import type { Cursors } from "./ports.js";
  * Where each account's poller has read up to. The serial number is stored as a decimal string
  * (exact at any size) and only ever moves forward from the value the run read.
  */
+export interface CursorItem {
+  serialno: bigint;
+  /** When it was last moved (ISO 8601); absent on items written before it was recorded. */
+  updatedAt?: string;
+}
+
 export class CursorStore implements Cursors {
   constructor(private readonly table: TableRef) {}
 
   async read(account: string): Promise<bigint | undefined> {
+    return (await this.readItem(account))?.serialno;
+  }
+
+  /** The cursor with the time it was last moved, for an operator. */
+  async readItem(account: string): Promise<CursorItem | undefined> {
     const { Item } = await this.table.documents.send(
       new GetCommand({
         TableName: this.table.tableName,
@@ -18,44 +29,44 @@ export class CursorStore implements Cursors {
         ConsistentRead: true,
       }),
     );
-    return typeof Item?.serialno === "string" ? BigInt(Item.serialno) : undefined;
+    if (typeof Item?.serialno !== "string") return undefined;
+    return {
+      serialno: BigInt(Item.serialno),
+      ...(typeof Item.updatedAt === "string" && { updatedAt: Item.updatedAt }),
+    };
   }
 
   /**
    * Moves the cursor from `from` (the value this run read; undefined for the first run) to `to`.
    * False when the stored value is no longer `from`: another run moved it, and this one must stop.
    */
-  async advance(account: string, from: bigint | undefined, to: bigint, nowMs: number): Promise<boolean> {
+  advance(account: string, from: bigint | undefined, to: bigint, nowMs: number): Promise<boolean> {
     if (from !== undefined && to <= from) throw new RangeError("the cursor only moves forward");
-    const item = {
-      pk: keys.account(account),
-      sk: keys.cursor,
-      serialno: to.toString(),
-      updatedAt: new Date(nowMs).toISOString(),
-    };
-    if (from === undefined) {
-      return conditionally(() =>
-        this.table.documents.send(
-          new PutCommand({
-            TableName: this.table.tableName,
-            Item: item,
-            ConditionExpression: "attribute_not_exists(pk)",
-          }),
-        ),
-      );
-    }
+    return this.replace(account, from, to, nowMs);
+  }
+
+  /**
+   * Sets the cursor to `to` in either direction (an operator may move it back to read events
+   * again), provided it still holds `expected`, the value the operator saw: a poller moving it
+   * meanwhile is never silently overwritten. False when it no longer holds `expected`.
+   */
+  replace(account: string, expected: bigint | undefined, to: bigint, nowMs: number): Promise<boolean> {
     return conditionally(() =>
       this.table.documents.send(
-        new UpdateCommand({
+        new PutCommand({
           TableName: this.table.tableName,
-          Key: { pk: item.pk, sk: item.sk },
-          UpdateExpression: "SET serialno = :to, updatedAt = :at",
-          ConditionExpression: "serialno = :from",
-          ExpressionAttributeValues: {
-            ":to": item.serialno,
-            ":from": from.toString(),
-            ":at": item.updatedAt,
+          Item: {
+            pk: keys.account(account),
+            sk: keys.cursor,
+            serialno: to.toString(),
+            updatedAt: new Date(nowMs).toISOString(),
           },
+          ...(expected === undefined
+            ? { ConditionExpression: "attribute_not_exists(pk)" }
+            : {
+                ConditionExpression: "serialno = :expected",
+                ExpressionAttributeValues: { ":expected": expected.toString() },
+              }),
         }),
       ),
     );

@@ -13,24 +13,26 @@ const MAX_CHANNEL = 32;
 
 /** "+0530", "-03:30" or minutes east of UTC; the service's form is +hhmm. UTC-12:00 to UTC+14:00. */
 export const utcOffsetSchema = z
-  .union([
-    z
-      .string()
-      .regex(/^[+-]\d{2}:?\d{2}$/, "must look like +hhmm or -hh:mm")
-      .transform((text) => {
-        const sign = text.startsWith("-") ? -1 : 1;
-        const digits = text.replace(/[+:-]/g, "");
-        const minutes = Number(digits.slice(2, 4));
-        return minutes >= 60 ? Number.NaN : sign * (Number(digits.slice(0, 2)) * 60 + minutes);
-      }),
-    z.number().int(),
-  ])
+  .union([z.string(), z.number()])
+  .transform((value, context) => {
+    if (typeof value === "number") return value;
+    if (!/^[+-]\d{2}:?\d{2}$/.test(value)) {
+      context.addIssue({ code: "custom", message: "must look like +hhmm or -hh:mm", input: value });
+      return z.NEVER;
+    }
+    const sign = value.startsWith("-") ? -1 : 1;
+    const digits = value.replace(/[+:-]/g, "");
+    const minutes = Number(digits.slice(2, 4));
+    if (minutes < 60) return sign * (Number(digits.slice(0, 2)) * 60 + minutes);
+    context.addIssue({ code: "custom", message: "must have minutes below 60", input: value });
+    return z.NEVER;
+  })
   .pipe(
     z
       .number()
-      .int("must have whole minutes below 60")
-      .min(-12 * 60)
-      .max(14 * 60),
+      .int("must have whole minutes")
+      .min(-12 * 60, "must be between -12:00 and +14:00")
+      .max(14 * 60, "must be between -12:00 and +14:00"),
   );
 
 export const playbackRequestSchema = z.strictObject({

@@ -1,11 +1,16 @@
 import type { AlertMessage } from "../alerts/message.js";
+import { stringAttributes } from "../alerts/render/attributes.js";
+import { SNS_MAX_SUBJECT_LENGTH } from "../aws-limits.js";
+import { SMS_SEGMENT_LENGTH, singleLine, toAscii, toGsm } from "../text/alphabet.js";
+import { fitLine } from "../text/fit.js";
 import type { EvidenceJob } from "./job.js";
 import type { EvidenceManifest } from "./manifest.js";
 
 /**
  * The "evidence ready" (or "unavailable") message to the alerts topic. Its `kind` attribute is
  * `evidence`, so that a subscriber (an insurer's queue) can filter for it, and alert subscribers
- * can filter it out.
+ * can filter it out. Subject and SMS name the device in the alphabets and within the limits of an
+ * alert's, so that they reach the same subscribers as safely.
  */
 export function evidenceAnnouncement(
   job: EvidenceJob,
@@ -13,22 +18,23 @@ export function evidenceAnnouncement(
     | { status: "stored"; bucket: string; manifestKey: string; manifest: EvidenceManifest }
     | { status: "unavailable" },
 ): AlertMessage {
-  const attributes = {
-    kind: { DataType: "String" as const, StringValue: "evidence" },
-    evidence_status: { DataType: "String" as const, StringValue: outcome.status },
-    alert_id: { DataType: "String" as const, StringValue: job.alertId },
-    account: { DataType: "String" as const, StringValue: job.account },
-    rule: { DataType: "String" as const, StringValue: job.ruleId },
-    severity: { DataType: "String" as const, StringValue: job.severity },
-    deviceid: { DataType: "String" as const, StringValue: job.deviceid },
-  };
-  const what = `device ${job.deviceid}, event ${job.serialno} (${job.eventtime})`;
+  const attributes = stringAttributes({
+    kind: "evidence",
+    evidence_status: outcome.status,
+    alert_id: job.alertId,
+    account: job.account,
+    rule: job.ruleId,
+    severity: job.severity,
+    deviceid: job.deviceid,
+  });
+  const what = `device ${singleLine(job.deviceid)}, event ${job.serialno} (${job.eventtime})`;
+  const event = ` event ${job.serialno}`;
   if (outcome.status === "unavailable") {
     const text = `No video evidence could be fetched for ${what}: the device has not recorded or uploaded those minutes.`;
     return {
-      subject: `Evidence unavailable - ${job.deviceid}`.slice(0, 99),
+      subject: subjectLine("Evidence unavailable - ", job.deviceid),
       email: `${text}\n\nAlert: ${job.alertId}\n`,
-      sms: `Evidence unavailable: ${job.deviceid} event ${job.serialno}`.slice(0, 160),
+      sms: smsLine("Evidence unavailable: ", job.deviceid, event),
       default: JSON.stringify({
         kind: "evidence",
         status: "unavailable",
@@ -48,12 +54,9 @@ export function evidenceAnnouncement(
     ? `\nOnly ${manifest.coverage.recordedMinutes} of ${manifest.coverage.totalMinutes} minutes were recorded; the manifest lists the gaps.\n`
     : "";
   return {
-    subject: `Evidence ready - ${job.deviceid} event ${job.serialno}`.slice(0, 99),
+    subject: subjectLine("Evidence ready - ", job.deviceid, event),
     email: `Video evidence is stored for ${what}.\n\nManifest: s3://${outcome.bucket}/${outcome.manifestKey}\nClips:\n${lines.join("\n")}\n${partial}\nAlert: ${job.alertId}\n`,
-    sms: `Evidence ready: ${job.deviceid} event ${job.serialno}, ${manifest.clips.length} clip(s)`.slice(
-      0,
-      160,
-    ),
+    sms: smsLine("Evidence ready: ", job.deviceid, `${event}, ${manifest.clips.length} clip(s)`),
     default: JSON.stringify({
       kind: "evidence",
       status: "stored",
@@ -67,4 +70,14 @@ export function evidenceAnnouncement(
     }),
     attributes,
   };
+}
+
+/** Printable ASCII within SNS's subject limit; only the device id is cut. */
+function subjectLine(head: string, deviceid: string, tail = ""): string {
+  return fitLine({ head, name: toAscii(deviceid), tail }, SNS_MAX_SUBJECT_LENGTH);
+}
+
+/** One GSM-7 SMS segment; only the device id is cut. */
+function smsLine(head: string, deviceid: string, tail: string): string {
+  return fitLine({ head, name: toGsm(deviceid), tail }, SMS_SEGMENT_LENGTH);
 }

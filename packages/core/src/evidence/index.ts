@@ -5,5 +5,6 @@ export * from "./layout.js";
 export * from "./manifest.js";
 export * from "./mp4-verifier.js";
 export * from "./ports.js";
+export * from "./queue-policy.js";
 export * from "./s3-evidence-store.js";
 export * from "./window.js";

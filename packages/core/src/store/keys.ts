@@ -1,6 +1,6 @@
 /**
- * The single table's keys (see DESIGN.md). Everything of an account shares its partition, so that
- * one Query reads a range of it.
+ * The single table's keys (each item is described in docs/ARCHITECTURE.md). Everything of an
+ * account shares its partition, so that one Query reads a range of it.
  */
 
 // Sort keys compare as strings: zero-padded to a fixed width, serial numbers sort as integers.

@@ -1,6 +1,6 @@
 import { DynamoDBClient, ResourceNotFoundException } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
-import { conditionally, keys, type TableRef } from "@fleet-alerts/core/store";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { type CursorItem, CursorStore } from "@fleet-alerts/core/cursor";
 import { Command, Option } from "commander";
 import { CliError, parseSerial } from "./parse.js";
 import { ask } from "./prompt.js";
@@ -40,19 +40,16 @@ function withTableOptions(command: Command): Command {
     .option("--account <id>", "the account (its id in DEVICE_CLOUD_ACCOUNTS)", "main");
 }
 
-interface CursorItem {
-  serialno: bigint;
-  updatedAt?: string;
-}
-
 /** Runs `work` on the stage's table; a table that is not there is the operator's to fix, said plainly. */
-async function onTable<T>(options: TableOptions, work: (table: TableRef) => Promise<T>): Promise<T> {
+async function onTable<T>(options: TableOptions, work: (cursors: CursorStore) => Promise<T>): Promise<T> {
   // Loaded on use: the runtime brings the SNS and SQS clients and Powertools along, which every
   // other command would otherwise pay for at start.
   const { awsClientConfig } = await import("../runtime.js");
   const client = new DynamoDBClient(awsClientConfig(process.env, "DYNAMODB"));
   try {
-    return await work({ documents: DynamoDBDocumentClient.from(client), tableName: options.table });
+    return await work(
+      new CursorStore({ documents: DynamoDBDocumentClient.from(client), tableName: options.table }),
+    );
   } catch (error) {
     if (error instanceof ResourceNotFoundException)
       throw new CliError(`no table ${options.table} (check --table or TABLE_NAME, and the AWS region)`);
@@ -63,8 +60,8 @@ async function onTable<T>(options: TableOptions, work: (table: TableRef) => Prom
 }
 
 function show(options: TableOptions): Promise<void> {
-  return onTable(options, async (table) => {
-    const item = await readCursor(table, options.account);
+  return onTable(options, async (cursors) => {
+    const item = await cursors.readItem(options.account);
     console.log(
       item === undefined
         ? `account ${options.account}: no cursor yet (the first poll starts at the newest event)`
@@ -74,15 +71,16 @@ function show(options: TableOptions): Promise<void> {
 }
 
 function set(serialno: bigint, options: SetOptions): Promise<void> {
-  return onTable(options, (table) => moveCursor(table, serialno, options));
+  return onTable(options, (cursors) => moveCursor(cursors, serialno, options));
 }
 
-async function moveCursor(table: TableRef, serialno: bigint, options: SetOptions): Promise<void> {
-  const current = await readCursor(table, options.account);
+async function moveCursor(cursors: CursorStore, serialno: bigint, options: SetOptions): Promise<void> {
+  const current = await cursors.readItem(options.account);
   const from = current === undefined ? "no cursor" : describeCursor(current);
   console.error(`account ${options.account}: ${from}; moving it to ${serialno}`);
   if (!options.yes) await confirmSerial(serialno);
-  if (!(await putCursor(table, options.account, serialno, current?.serialno))) {
+  // Not `advance`, which only moves forward as the poller must: an operator may move it back.
+  if (!(await cursors.replace(options.account, current?.serialno, serialno, Date.now()))) {
     throw new CliError(
       "the cursor changed while you confirmed (a poller ran?): nothing written; run it again",
     );
@@ -102,54 +100,6 @@ async function confirmSerial(serialno: bigint): Promise<void> {
     throw new CliError("refusing to move the cursor unconfirmed: stdin is not a terminal (pass --yes)");
   const answer = await ask(`Type the serial number again to confirm (${serialno}): `);
   if (answer !== serialno.toString()) throw new CliError("not confirmed: the cursor was not moved");
-}
-
-async function readCursor(table: TableRef, account: string): Promise<CursorItem | undefined> {
-  const { Item } = await table.documents.send(
-    new GetCommand({
-      TableName: table.tableName,
-      Key: { pk: keys.account(account), sk: keys.cursor },
-      ConsistentRead: true,
-    }),
-  );
-  if (typeof Item?.serialno !== "string") return undefined;
-  return {
-    serialno: BigInt(Item.serialno),
-    ...(typeof Item.updatedAt === "string" && { updatedAt: Item.updatedAt }),
-  };
-}
-
-/**
- * Writes the cursor item as the poller does (serialno as a decimal string). A plain put, not
- * CursorStore.advance: that only moves forward, as the poller must, while an operator may move it
- * back. The put is conditional on the value the operator saw, so that a poller moving the cursor
- * meanwhile is not silently overwritten. False when that value changed.
- */
-function putCursor(
-  table: TableRef,
-  account: string,
-  serialno: bigint,
-  expected: bigint | undefined,
-): Promise<boolean> {
-  return conditionally(() =>
-    table.documents.send(
-      new PutCommand({
-        TableName: table.tableName,
-        Item: {
-          pk: keys.account(account),
-          sk: keys.cursor,
-          serialno: serialno.toString(),
-          updatedAt: new Date().toISOString(),
-        },
-        ...(expected === undefined
-          ? { ConditionExpression: "attribute_not_exists(pk)" }
-          : {
-              ConditionExpression: "serialno = :expected",
-              ExpressionAttributeValues: { ":expected": expected.toString() },
-            }),
-      }),
-    ),
-  );
 }
 
 function describeCursor(item: CursorItem): string {

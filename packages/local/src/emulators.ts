@@ -3,21 +3,17 @@
  * 127.0.0.1 ephemeral ports, driven through the real AWS SDK v3 clients. Nothing here can reach AWS:
  * every client has an explicit endpoint and fixed dummy credentials.
  */
-import { fork } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { CreateTopicCommand, SNSClient, SubscribeCommand } from "@aws-sdk/client-sns";
-import {
-  CreateQueueCommand,
-  DeleteMessageBatchCommand,
-  GetQueueAttributesCommand,
-  ReceiveMessageCommand,
-  SQSClient,
-} from "@aws-sdk/client-sqs";
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import type { EmulatorProcessMessage } from "./emulator-process.js";
-import { isRecord, REGION, startEmulatorServers } from "./emulator-servers.js";
+import { EVIDENCE_MAX_RECEIVES } from "@fleet-alerts/core/evidence";
+import { forkServers, startInProcess } from "./emulator-host.js";
+import { REGION } from "./emulator-servers.js";
+import { type InboxMessage, type ReadOptions, readQueue } from "./notifications.js";
+
+export { type InboxMessage, parseNotification, type ReadOptions } from "./notifications.js";
 
 export interface EmulatorOptions {
   /** Default "fleet-alerts-test". */
@@ -27,29 +23,11 @@ export interface EmulatorOptions {
    * CPU, as they never do in AWS). Default false: in this process, as the tests and `npm start` do.
    */
   separateProcess?: boolean;
-}
-
-export interface InboxMessage {
-  /** The SNS MessageId. */
-  messageId: string;
-  subject?: string;
-  /** The SNS message exactly as published (the envelope's Message field). */
-  raw: string;
   /**
-   * The per-protocol bodies when the publisher used MessageStructure "json". fauxqs does not expand
-   * MessageStructure json (it delivers the whole JSON document as the Message), so it is parsed here.
-   * On real AWS an SQS subscriber gets only the "sqs" body, or else "default".
+   * Subscribe the inbox queue to the topic. Default true, as the tests read alerts there; the
+   * local mode reads what the handlers observed instead, and nothing would drain it.
    */
-  bodies?: { default?: string; email?: string; sms?: string; [protocol: string]: string | undefined };
-  /** SNS MessageAttributes as delivered in the SNS envelope. */
-  attributes: Record<string, { type: string; value: string }>;
-}
-
-export interface ReadOptions {
-  /** Keep waiting (long polling) until at least this many messages have arrived. Default 0. */
-  atLeast?: number;
-  /** Give up waiting for `atLeast` after this long. Default 2000. */
-  waitMs?: number;
+  subscribeInbox?: boolean;
 }
 
 export interface Emulators {
@@ -68,7 +46,10 @@ export interface Emulators {
   tableName: string;
   /** The alerts topic. */
   topicArn: string;
-  /** Queue URLs. evidence redrives to evidenceDlq after 3 receives; inbox is subscribed to the topic. */
+  /**
+   * Queue URLs. evidence redrives to evidenceDlq after EVIDENCE_MAX_RECEIVES receives, as deployed;
+   * inbox is subscribed to the topic unless `subscribeInbox` is false.
+   */
   queues: { evidence: string; evidenceDlq: string; confirm: string; inbox: string };
   /** The evidence bucket (created; reach it path-style). */
   bucket: string;
@@ -157,11 +138,14 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
 
     const evidenceDlq = await createQueue("evidence-dlq");
     const evidence = await createQueue("evidence", {
-      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: await queueArn(evidenceDlq), maxReceiveCount: 3 }),
+      RedrivePolicy: JSON.stringify({
+        deadLetterTargetArn: await queueArn(evidenceDlq),
+        maxReceiveCount: EVIDENCE_MAX_RECEIVES,
+      }),
     });
     const confirm = await createQueue("confirm");
     const inbox = await createQueue("inbox");
-    await subscribe(inbox);
+    if (options.subscribeInbox !== false) await subscribe(inbox);
 
     const bucket = "fleet-alerts-test-evidence";
     const stagingBucket = "fleet-alerts-test-staging";
@@ -218,58 +202,6 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
   }
 }
 
-interface RunningServers {
-  dynamodb: string;
-  fauxqs: string;
-  pid: number;
-  requestCounts(): Promise<Record<string, number>>;
-  close(): Promise<void>;
-}
-
-async function startInProcess(): Promise<RunningServers> {
-  const servers = await startEmulatorServers();
-  return { ...servers, pid: process.pid, requestCounts: async () => servers.requestCounts() };
-}
-
-/**
- * The servers in a child process (emulator-process.ts, TypeScript: loaded through tsx, which
- * `--import` resolves from the working directory, the repository's root under npm scripts).
- */
-async function forkServers(): Promise<RunningServers> {
-  const child = fork(fileURLToPath(new URL("./emulator-process.ts", import.meta.url)), {
-    execArgv: ["--import", "tsx"],
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  const next = <K extends EmulatorProcessMessage["kind"]>(kind: K) =>
-    new Promise<Extract<EmulatorProcessMessage, { kind: K }>>((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`the emulator process exited (${code})`));
-      child.once("exit", onExit);
-      const onMessage = (message: EmulatorProcessMessage) => {
-        if (message.kind !== kind) return;
-        child.off("message", onMessage).off("exit", onExit);
-        resolve(message as Extract<EmulatorProcessMessage, { kind: K }>);
-      };
-      child.on("message", onMessage);
-    });
-  const ready = await next("ready");
-  return {
-    dynamodb: ready.dynamodb,
-    fauxqs: ready.fauxqs,
-    pid: child.pid as number,
-    requestCounts: async () => {
-      const reply = next("requests");
-      child.send("requests");
-      return (await reply).counts;
-    },
-    close: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.send("close");
-      await exited;
-    },
-  };
-}
-
 async function createTable(client: DynamoDBClient, tableName: string): Promise<void> {
   // No UpdateTimeToLive: dynalite does not implement it (TTL is an infrastructure setting anyway).
   await client.send(
@@ -293,92 +225,6 @@ async function createTable(client: DynamoDBClient, tableName: string): Promise<v
     if (Table?.TableStatus === "ACTIVE") return;
   }
   throw new Error(`table ${tableName} did not become ACTIVE`);
-}
-
-async function readQueue(sqs: SQSClient, url: string, options: ReadOptions = {}): Promise<InboxMessage[]> {
-  const { atLeast = 0, waitMs = 2_000 } = options;
-  const deadline = Date.now() + waitMs;
-  const messages: InboxMessage[] = [];
-  for (;;) {
-    const remaining = deadline - Date.now();
-    const waiting = messages.length < atLeast && remaining > 0;
-    // Long polling counts in whole seconds: round down so as never to wait past the deadline, and
-    // short-poll in the last second. Once `atLeast` is met, short polls drain what is left.
-    const waitSeconds = waiting ? Math.min(20, Math.floor(remaining / 1_000)) : 0;
-    const { Messages = [] } = await sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: waitSeconds }),
-    );
-    if (Messages.length > 0) {
-      messages.push(...Messages.map((message) => parseNotification(message.Body)));
-      await sqs.send(
-        new DeleteMessageBatchCommand({
-          QueueUrl: url,
-          Entries: Messages.map((message, index) => ({
-            Id: String(index),
-            ReceiptHandle: message.ReceiptHandle,
-          })),
-        }),
-      );
-    } else if (!waiting) {
-      return messages;
-    } else if (waitSeconds === 0) {
-      await sleep(Math.min(50, remaining));
-    }
-  }
-}
-
-/**
- * Parses the SNS envelope an SQS subscription without raw delivery receives. fauxqs sends
- * `{ Type: "Notification", MessageId, TopicArn, Subject (null when absent), Message, Timestamp,
- * SignatureVersion, Signature, SigningCertURL, UnsubscribeURL, MessageAttributes: { name: { Type, Value } } }`
- * (MessageAttributes always present, `{}` when none).
- */
-export function parseNotification(body: string | undefined): InboxMessage {
-  const envelope: unknown = body === undefined ? undefined : JSON.parse(body);
-  if (
-    !isRecord(envelope) ||
-    envelope.Type !== "Notification" ||
-    typeof envelope.MessageId !== "string" ||
-    typeof envelope.Message !== "string"
-  ) {
-    throw new Error(`not an SNS notification envelope: ${body}`);
-  }
-  const attributes: InboxMessage["attributes"] = {};
-  if (isRecord(envelope.MessageAttributes)) {
-    for (const [name, attribute] of Object.entries(envelope.MessageAttributes)) {
-      if (isRecord(attribute) && typeof attribute.Type === "string" && typeof attribute.Value === "string") {
-        attributes[name] = { type: attribute.Type, value: attribute.Value };
-      }
-    }
-  }
-  const bodies = structuredBodies(envelope.Message);
-  return {
-    messageId: envelope.MessageId,
-    ...(typeof envelope.Subject === "string" && { subject: envelope.Subject }),
-    raw: envelope.Message,
-    ...(bodies && { bodies }),
-    attributes,
-  };
-}
-
-/**
- * The envelope does not say whether MessageStructure "json" was used, so this recognises what SNS
- * accepts for it: a JSON object with a string "default" (other string members are per-protocol
- * bodies). A plain message that happens to have exactly that shape would be read the same way.
- */
-function structuredBodies(message: string): InboxMessage["bodies"] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(message);
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(parsed) || typeof parsed.default !== "string") return undefined;
-  const bodies: NonNullable<InboxMessage["bodies"]> = {};
-  for (const [protocol, value] of Object.entries(parsed)) {
-    if (typeof value === "string") bodies[protocol] = value;
-  }
-  return bodies;
 }
 
 function sleep(ms: number): Promise<void> {

@@ -1,0 +1,50 @@
+import type { Stack } from "aws-cdk-lib";
+import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
+import type { Function as SstFunction } from "sst/constructs";
+import { EVIDENCE_MAX_RECEIVES } from "../packages/core/src/evidence/queue-policy.js";
+import { type Alerting, grantPublishAlerts } from "./alerting.js";
+import { allow, EVIDENCE_TIMEOUT, type FunctionBase, pipelineFunction } from "./functions.js";
+import type { Queues } from "./queues.js";
+import type { StageConfig } from "./stage-config.js";
+import type { Storage } from "./storage.js";
+
+/** The evidence function: fetches the clips of an alert from the evidence queue into the bucket. */
+export function buildEvidence(
+  stack: Stack,
+  config: StageConfig,
+  base: FunctionBase,
+  { table, evidenceBucket, stagingBucket }: Storage,
+  alerting: Alerting,
+  { evidenceQueue }: Pick<Queues, "evidenceQueue">,
+): SstFunction {
+  const evidence = pipelineFunction(stack, "Evidence", base, {
+    handler: "packages/functions/src/evidence.handler",
+    timeout: EVIDENCE_TIMEOUT.toSeconds(),
+    // A 30-minute clip streams through in 135-150 MiB at its peak (npm run bench); 512 MB buys the CPU
+    // share to hash and move it well inside the deadline.
+    memorySize: 512,
+    environment: {
+      ...base.common.environment,
+      EVIDENCE_BUCKET: evidenceBucket.bucketName,
+      EVIDENCE_STAGING_BUCKET: stagingBucket.bucketName,
+      FLEET_UTC_OFFSET: config.fleetUtcOffset,
+      EVIDENCE_GIVE_UP_HOURS: String(config.evidenceGiveUpHours),
+      EVIDENCE_MAX_RECEIVES: String(EVIDENCE_MAX_RECEIVES),
+    },
+  });
+  evidence.addEventSource(new SqsEventSource(evidenceQueue, { batchSize: 1, reportBatchItemFailures: true }));
+
+  // ---- least privilege: named actions on named resources ----
+  allow(evidence, ["dynamodb:GetItem", "dynamodb:UpdateItem"], [table.tableArn]);
+  grantPublishAlerts(evidence, alerting);
+  allow(evidence, ["sqs:SendMessage"], [evidenceQueue.queueArn]);
+  // ListBucket lets a missing manifest answer 404 instead of 403.
+  allow(evidence, ["s3:ListBucket"], [evidenceBucket.bucketArn]);
+  allow(evidence, ["s3:GetObject", "s3:PutObject"], [evidenceBucket.arnForObjects("evidence/*")]);
+  allow(
+    evidence,
+    ["s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload"],
+    [stagingBucket.arnForObjects("evidence/*")],
+  );
+  return evidence;
+}

@@ -1,0 +1,60 @@
+import type { Stack } from "aws-cdk-lib";
+import type * as iam from "aws-cdk-lib/aws-iam";
+import type * as s3 from "aws-cdk-lib/aws-s3";
+import { NagSuppressions } from "cdk-nag";
+import type { Function as SstFunction } from "sst/constructs";
+import type { Storage } from "./storage.js";
+
+const BASIC_EXECUTION_ROLE =
+  "Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole";
+
+/** cdk-nag (AwsSolutions): each suppression names its finding, its resource and its reason. */
+export function suppressNagFindings(
+  stack: Stack,
+  { functions, evidence }: { functions: SstFunction[]; evidence: SstFunction },
+  { evidenceBucket, stagingBucket }: Pick<Storage, "evidenceBucket" | "stagingBucket">,
+) {
+  for (const fn of functions) {
+    NagSuppressions.addResourceSuppressions(fn.role as iam.IRole, [
+      {
+        id: "AwsSolutions-IAM4",
+        reason: "AWSLambdaBasicExecutionRole grants only CloudWatch Logs writes, which every function needs.",
+        appliesTo: [BASIC_EXECUTION_ROLE],
+      },
+    ]);
+  }
+  const arnOf = (bucket: s3.Bucket) => stack.getLogicalId(bucket.node.defaultChild as s3.CfnBucket);
+  NagSuppressions.addResourceSuppressions(
+    evidence.role as iam.IRole,
+    [
+      {
+        id: "AwsSolutions-IAM5",
+        reason:
+          "Object ARNs under the evidence/ prefix: the narrowest form S3 offers for objects whose keys are made at run time.",
+        appliesTo: [
+          `Resource::<${arnOf(evidenceBucket)}.Arn>/evidence/*`,
+          `Resource::<${arnOf(stagingBucket)}.Arn>/evidence/*`,
+        ],
+      },
+    ],
+    true,
+  );
+  const sstMetadataHandler = stack.node.tryFindChild("CustomResourceHandler");
+  if (sstMetadataHandler) {
+    NagSuppressions.addResourceSuppressions(
+      sstMetadataHandler,
+      [
+        {
+          id: "AwsSolutions-L1",
+          reason: "SST's own stack-metadata handler; its runtime is SST's choice, not ours.",
+        },
+        {
+          id: "AwsSolutions-IAM4",
+          reason: "SST's own stack-metadata handler uses the basic execution role for its logs.",
+          appliesTo: [BASIC_EXECUTION_ROLE],
+        },
+      ],
+      true,
+    );
+  }
+}

@@ -1,0 +1,129 @@
+import { Duration, type Stack } from "aws-cdk-lib";
+import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
+import * as actions from "aws-cdk-lib/aws-cloudwatch-actions";
+import type * as sns from "aws-cdk-lib/aws-sns";
+import type { Function as SstFunction } from "sst/constructs";
+import type { Queues } from "./queues.js";
+import type { StageConfig } from "./stage-config.js";
+
+/** A metric the handlers emit through Powertools, for account "main". */
+const metric = (name: string, statistic: string) =>
+  new cloudwatch.Metric({
+    namespace: "FleetAlerts",
+    metricName: name,
+    dimensionsMap: { service: "fleet-alerts", account: "main" },
+    statistic,
+    period: Duration.minutes(5),
+  });
+
+export interface Observed {
+  config: StageConfig;
+  dashboardName: string;
+  opsTopic: sns.Topic;
+  poller: SstFunction;
+  evidence: SstFunction;
+  queues: Pick<Queues, "evidenceQueue" | "evidenceDlq" | "confirmDlq">;
+}
+
+/** Alarms to the ops topic, and one dashboard of the pipeline. */
+export function buildObservability(
+  stack: Stack,
+  { config, dashboardName, opsTopic, poller, evidence, queues }: Observed,
+) {
+  const alarm = (id: string, props: cloudwatch.AlarmProps) => {
+    const created = new cloudwatch.Alarm(stack, id, {
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      ...props,
+    });
+    created.addAlarmAction(new actions.SnsAction(opsTopic));
+    return created;
+  };
+  const above = cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD;
+  alarm("PollerErrors", {
+    metric: poller.metricErrors({ period: Duration.minutes(5) }),
+    threshold: 3,
+    evaluationPeriods: 1,
+    comparisonOperator: above,
+    alarmDescription: "The poller failed three times in five minutes: alerts are delayed.",
+  });
+  alarm("CursorLag", {
+    metric: metric("CursorLagSeconds", "Maximum"),
+    threshold: config.lagAlarmSeconds,
+    evaluationPeriods: 2,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+    // No data means the poller is not reporting at all: that is lag too.
+    treatMissingData: cloudwatch.TreatMissingData.BREACHING,
+    alarmDescription: "The oldest unread event is older than the lag threshold.",
+  });
+  alarm("EvidenceDlqNotEmpty", {
+    metric: queues.evidenceDlq.metricApproximateNumberOfMessagesVisible(),
+    threshold: 1,
+    evaluationPeriods: 1,
+    comparisonOperator: above,
+    alarmDescription: "Evidence jobs failed for good: see the evidence function's logs for the reason.",
+  });
+  alarm("ConfirmDlqNotEmpty", {
+    metric: queues.confirmDlq.metricApproximateNumberOfMessagesVisible(),
+    threshold: 1,
+    evaluationPeriods: 1,
+    comparisonOperator: above,
+    alarmDescription: "Offline confirmations failed for good.",
+  });
+  alarm("EvidenceFailures", {
+    metric: evidence.metricErrors({ period: Duration.minutes(5) }),
+    threshold: 1,
+    evaluationPeriods: 1,
+    comparisonOperator: above,
+    alarmDescription: "The evidence function failed.",
+  });
+  alarm("RejectedEvents", {
+    metric: metric("EventsRejected", "Sum"),
+    threshold: 1,
+    evaluationPeriods: 1,
+    comparisonOperator: above,
+    alarmDescription:
+      "The device cloud sent events that do not match its spec; they are stored as REJECTED items.",
+  });
+
+  const functionWidget = (title: string, fn: SstFunction) =>
+    new cloudwatch.GraphWidget({
+      title,
+      left: [fn.metricInvocations(), fn.metricErrors()],
+      right: [fn.metricDuration()],
+    });
+  new cloudwatch.Dashboard(stack, "Dashboard", {
+    dashboardName,
+    widgets: [
+      [
+        new cloudwatch.GraphWidget({
+          title: "Events and alerts",
+          left: [
+            metric("EventsRead", "Sum"),
+            metric("AlertsPublished", "Sum"),
+            metric("AlertsSuppressed", "Sum"),
+          ],
+        }),
+        new cloudwatch.GraphWidget({
+          title: "Cursor lag (s)",
+          left: [metric("CursorLagSeconds", "Maximum")],
+        }),
+        new cloudwatch.GraphWidget({
+          title: "Rejected and failed",
+          left: [metric("EventsRejected", "Sum"), metric("AlertsFailed", "Sum")],
+        }),
+      ],
+      [
+        functionWidget("Poller", poller),
+        functionWidget("Evidence", evidence),
+        new cloudwatch.GraphWidget({
+          title: "Queues",
+          left: [
+            queues.evidenceQueue.metricApproximateNumberOfMessagesVisible(),
+            queues.evidenceDlq.metricApproximateNumberOfMessagesVisible(),
+            queues.confirmDlq.metricApproximateNumberOfMessagesVisible(),
+          ],
+        }),
+      ],
+    ],
+  });
+}

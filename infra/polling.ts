@@ -1,0 +1,77 @@
+import { Duration, type Stack } from "aws-cdk-lib";
+import * as events from "aws-cdk-lib/aws-events";
+import * as targets from "aws-cdk-lib/aws-events-targets";
+import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
+import type { Function as SstFunction } from "sst/constructs";
+import { type Alerting, grantPublishAlerts } from "./alerting.js";
+import { allow, type FunctionBase, pipelineFunction } from "./functions.js";
+import type { Queues } from "./queues.js";
+import { pollerTimeoutSeconds, type StageConfig } from "./stage-config.js";
+import type { Storage } from "./storage.js";
+
+export interface Polling {
+  poller: SstFunction;
+  confirm: SstFunction;
+}
+
+// BatchWriteItem: the poller writes rule states 25 at a time.
+const POLLER_ITEM_ACTIONS = [
+  "dynamodb:GetItem",
+  "dynamodb:PutItem",
+  "dynamodb:UpdateItem",
+  "dynamodb:DeleteItem",
+  "dynamodb:Query",
+  "dynamodb:BatchWriteItem",
+];
+
+/** The scheduled poller and the Offline confirmation it queues work for. */
+export function buildPolling(
+  stack: Stack,
+  config: StageConfig,
+  base: FunctionBase,
+  { table }: Pick<Storage, "table">,
+  alerting: Alerting,
+  { evidenceQueue, confirmQueue }: Pick<Queues, "evidenceQueue" | "confirmQueue">,
+): Polling {
+  const poller = pipelineFunction(stack, "Poller", base, {
+    ...base.rulesCopy,
+    handler: "packages/functions/src/poll.handler",
+    timeout: pollerTimeoutSeconds(config),
+    memorySize: 512,
+    reservedConcurrentExecutions: 1,
+    environment: {
+      ...base.sourceMapped,
+      ...(config.pollEverySeconds !== undefined && { POLL_EVERY_SECONDS: String(config.pollEverySeconds) }),
+    },
+  });
+  // A run that waits behind a running one (reserved concurrency 1) is worthless a minute later: the
+  // next scheduled run reads the same events. Drop it instead of letting invocations pile up.
+  poller.configureAsyncInvoke({ maxEventAge: Duration.seconds(60), retryAttempts: 0 });
+  new events.Rule(stack, "PollSchedule", {
+    schedule: events.Schedule.rate(Duration.minutes(config.scheduleMinutes)),
+    targets: [new targets.LambdaFunction(poller, { retryAttempts: 0 })],
+  });
+
+  const confirm = pipelineFunction(stack, "Confirm", base, {
+    ...base.rulesCopy,
+    handler: "packages/functions/src/confirm.handler",
+    timeout: 60,
+    memorySize: 256,
+    environment: base.sourceMapped,
+  });
+  confirm.addEventSource(new SqsEventSource(confirmQueue, { batchSize: 10, reportBatchItemFailures: true }));
+
+  // ---- least privilege: named actions on named resources ----
+  allow(poller, POLLER_ITEM_ACTIONS, [table.tableArn]);
+  grantPublishAlerts(poller, alerting);
+  allow(poller, ["sqs:SendMessage"], [evidenceQueue.queueArn, confirmQueue.queueArn]);
+
+  allow(
+    confirm,
+    ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"],
+    [table.tableArn],
+  );
+  grantPublishAlerts(confirm, alerting);
+  allow(confirm, ["sqs:SendMessage"], [evidenceQueue.queueArn, confirmQueue.queueArn]);
+  return { poller, confirm };
+}

@@ -1,0 +1,131 @@
+import { eventCodeName } from "../devicecloud/codes.js";
+import type { FleetDevice, GpsData } from "../devicecloud/schemas/devices.js";
+import type { DeviceEvent } from "../devicecloud/schemas/events.js";
+import type { Rule, Severity } from "../rules/schema.js";
+import { singleLine } from "../text/alphabet.js";
+import { type FleetClock, fleetClock } from "../text/fleet-clock.js";
+import { nonEmpty } from "../text/words.js";
+
+export interface AlertContext {
+  /** e.g. "main:1000123:overspeed" */
+  alertId: string;
+  /** The account id from the configuration, e.g. "main". */
+  account: string;
+  event: DeviceEvent;
+  rule: Rule;
+  /** Repeats suppressed by the cooldown since the previous alert of this rule for this device. */
+  suppressedBefore: number;
+  /** The device's entry in the all-devices list, when it could be had. */
+  device?: FleetDevice;
+  /** IANA time zone in which the fleet's people read times, e.g. "Europe/Berlin". */
+  fleetTimeZone: string;
+  /** For an Offline alert sent only once the device had stayed offline this many minutes. */
+  confirmedOfflineMinutes?: number;
+}
+
+export interface AlertPosition {
+  lat: number;
+  lng: number;
+  url: string;
+  fixMs: number;
+  speedKmh: number;
+}
+
+/**
+ * What every channel needs, worked out once, so that a renderer reads nothing else. Texts from the
+ * device cloud are made single-line; `asSent` keeps them as the service sent them, for the bodies
+ * that machines read.
+ */
+export interface AlertFacts {
+  alertId: string;
+  account: string;
+  ruleId: string;
+  /** The rule's description on one line. */
+  ruleDescription?: string;
+  severity: Severity;
+  cooldownSeconds: number;
+  evidence?: Rule["evidence"];
+  clock: FleetClock;
+  eventCode: number;
+  eventName: string;
+  /** The event name, with the offline duration once that is confirmed. */
+  headline: string;
+  /** The serial number's digits: as a number it would lose precision beyond 2^53. */
+  serialno: string;
+  eventMs: number;
+  deviceid: string;
+  vehicle?: string;
+  driver?: string;
+  /** Whether the device's entry in the all-devices list could be had. */
+  deviceStatusKnown: boolean;
+  position?: AlertPosition;
+  /** Why the position is unknown, when it is. */
+  positionGap?: string;
+  suppressedBefore: number;
+  confirmedOfflineMinutes?: number;
+  asSent: {
+    deviceid: string;
+    eventtime: string;
+    vehicleid?: string;
+    drivername?: string;
+  };
+}
+
+const OSM_ZOOM = 16;
+
+/**
+ * Only the fields named here are copied from the event and the device (both may carry fields the
+ * service added), so nothing else can leak into a message. Throws a RangeError naming the zone when
+ * `fleetTimeZone` is not an IANA time zone.
+ */
+export function gatherFacts(context: AlertContext): AlertFacts {
+  const { event, rule, device, confirmedOfflineMinutes } = context;
+  const eventName = eventCodeName(event.appdevid);
+  return {
+    alertId: context.alertId,
+    account: context.account,
+    ruleId: rule.id,
+    ruleDescription: rule.description === undefined ? undefined : singleLine(rule.description),
+    severity: rule.severity,
+    cooldownSeconds: rule.cooldownSeconds,
+    evidence: rule.evidence,
+    clock: fleetClock(context.fleetTimeZone),
+    eventCode: event.appdevid,
+    eventName,
+    headline:
+      confirmedOfflineMinutes === undefined ? eventName : `${eventName} ${confirmedOfflineMinutes}+ min`,
+    serialno: String(event.serialno),
+    eventMs: Date.parse(event.eventtime),
+    deviceid: singleLine(event.deviceid),
+    vehicle: nonEmpty(singleLine(device?.vehicleid ?? "")),
+    driver: nonEmpty(singleLine(device?.drivername ?? "")),
+    deviceStatusKnown: device !== undefined,
+    position: device?.gpsdata && positionOf(device.gpsdata),
+    positionGap:
+      device === undefined
+        ? "no device status was available"
+        : device.gpsdata === undefined
+          ? "the device reported no GPS fix"
+          : undefined,
+    suppressedBefore: context.suppressedBefore,
+    confirmedOfflineMinutes,
+    asSent: {
+      deviceid: event.deviceid,
+      eventtime: event.eventtime,
+      vehicleid: device?.vehicleid,
+      drivername: device?.drivername,
+    },
+  };
+}
+
+function positionOf(gps: GpsData): AlertPosition {
+  const lat = gps.lat.toFixed(5);
+  const lng = gps.lng.toFixed(5);
+  return {
+    lat: gps.lat,
+    lng: gps.lng,
+    url: `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}#map=${OSM_ZOOM}/${lat}/${lng}`,
+    fixMs: gps.time,
+    speedKmh: gps.speedInKmh,
+  };
+}

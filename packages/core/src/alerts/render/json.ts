@@ -1,0 +1,77 @@
+import * as z from "zod";
+import { isoTimestampSchema } from "../../devicecloud/schemas/common.js";
+import { severitySchema } from "../../rules/schema.js";
+import type { AlertFacts } from "../facts.js";
+
+/**
+ * The structured alert, the body for SQS, Lambda and HTTP subscribers: what they parse it with.
+ * Unknown fields are dropped rather than refused, so that a subscriber keeps working when fields
+ * are added.
+ */
+export const alertBodySchema = z.object({
+  kind: z.literal("alert"),
+  alertId: z.string(),
+  account: z.string(),
+  ruleId: z.string(),
+  severity: severitySchema,
+  eventCode: z.number().int(),
+  eventName: z.string(),
+  deviceid: z.string(),
+  // A string: JSON numbers lose precision beyond 2^53 in most consumers.
+  serialno: z.string().regex(/^\d+$/),
+  eventtime: isoTimestampSchema,
+  vehicleid: z.string().nullable(),
+  drivername: z.string().nullable(),
+  position: z
+    .object({ lat: z.number(), lng: z.number(), url: z.string(), fixtime: z.iso.datetime() })
+    .nullable(),
+  speedKmh: z.number().nullable(),
+  evidence: z
+    .object({
+      channels: z.array(z.number().int()),
+      secondsBefore: z.number().int(),
+      secondsAfter: z.number().int(),
+    })
+    .nullable(),
+  suppressedBefore: z.number().int().nonnegative(),
+  confirmedOfflineMinutes: z.number().int().nullable(),
+});
+export type AlertBody = z.output<typeof alertBodySchema>;
+
+/** The structured alert as JSON; the device's texts as the service sent them. */
+export function renderJson(facts: AlertFacts): string {
+  const { position, evidence } = facts;
+  const body: AlertBody = {
+    kind: "alert",
+    alertId: facts.alertId,
+    account: facts.account,
+    ruleId: facts.ruleId,
+    severity: facts.severity,
+    eventCode: facts.eventCode,
+    eventName: facts.eventName,
+    deviceid: facts.asSent.deviceid,
+    serialno: facts.serialno,
+    eventtime: facts.asSent.eventtime,
+    vehicleid: facts.asSent.vehicleid ?? null,
+    drivername: facts.asSent.drivername ?? null,
+    position: position
+      ? {
+          lat: position.lat,
+          lng: position.lng,
+          url: position.url,
+          fixtime: new Date(position.fixMs).toISOString(),
+        }
+      : null,
+    speedKmh: position?.speedKmh ?? null,
+    evidence: evidence
+      ? {
+          channels: evidence.channels,
+          secondsBefore: evidence.secondsBefore,
+          secondsAfter: evidence.secondsAfter,
+        }
+      : null,
+    suppressedBefore: facts.suppressedBefore,
+    confirmedOfflineMinutes: facts.confirmedOfflineMinutes ?? null,
+  };
+  return JSON.stringify(body);
+}

@@ -1,0 +1,37 @@
+import * as z from "zod";
+import { utcOffsetSchema } from "../devicecloud/playback.js";
+
+/**
+ * The settings that both a function's environment and a deployment's stage file
+ * (infra/stage-config.ts) carry, each checked by one schema: a stage value the function would refuse
+ * at start fails the synth instead, with the same message. The environment reads strings: wrap the
+ * numeric ones in `fromEnvString`.
+ */
+
+/** Footage still not recorded this long after the event is given up as unavailable (at most 30 days). */
+export const evidenceGiveUpHoursSchema = z
+  .number()
+  .positive()
+  .max(24 * 30);
+export const DEFAULT_EVIDENCE_GIVE_UP_HOURS = 48;
+
+/** Below 60: one scheduled run keeps polling at this interval until shortly before its deadline. */
+export const pollEverySecondsSchema = z.number().int().min(1).max(59);
+
+/**
+ * The fleet's UTC offset as written ("+0100", "-03:30"), checked as the functions read it
+ * (utcOffsetSchema, with its messages) and kept as text, to be passed on in the same form.
+ */
+export const utcOffsetTextSchema = z.string().check((context) => {
+  const parsed = utcOffsetSchema.safeParse(context.value);
+  if (parsed.success) return;
+  for (const issue of parsed.error.issues) {
+    context.issues.push({ code: "custom", message: issue.message, input: context.value, path: issue.path });
+  }
+});
+export const DEFAULT_UTC_OFFSET = "+0000";
+
+/** An environment variable read as a number, then checked by the same schema as the stage file's. */
+export function fromEnvString<S extends z.ZodType<number, number>>(schema: S) {
+  return z.coerce.number().pipe(schema);
+}

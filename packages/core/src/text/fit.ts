@@ -1,0 +1,35 @@
+const ELLIPSIS = "...";
+
+/** The parts of a one-line text: `head name (aside) tail`, where only the names may be cut. */
+export interface LineParts {
+  head: string;
+  name: string;
+  /** Shown in parentheses after the name, e.g. the driver after the vehicle. */
+  aside?: string;
+  tail?: string;
+}
+
+/** The line in at most `max` characters, the name and aside cut to make room. */
+export function fitLine({ head, name, aside, tail = "" }: LineParts, max: number): string {
+  const decoration = aside === undefined ? 0 : " ()".length;
+  const room = max - head.length - tail.length - decoration;
+  const [fittedName, fittedAside] = shareRoom(name, aside ?? "", room);
+  const line = `${head}${fittedName}${aside === undefined ? "" : ` (${fittedAside})`}${tail}`;
+  return shorten(line, max); // only bites when head and tail alone are too long
+}
+
+/** Cuts two texts to fit `room` together; a short one leaves its unused half to the other. */
+export function shareRoom(first: string, second: string, room: number): [string, string] {
+  if (first.length + second.length <= room) return [first, second];
+  const half = Math.floor(room / 2);
+  if (first.length <= half) return [first, shorten(second, room - first.length)];
+  if (second.length <= half) return [shorten(first, room - second.length), second];
+  return [shorten(first, half), shorten(second, room - half)];
+}
+
+/** At most `max` characters, an ellipsis showing where the text was cut. */
+export function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (max <= ELLIPSIS.length) return text.slice(0, Math.max(0, max));
+  return `${text.slice(0, max - ELLIPSIS.length).trimEnd()}${ELLIPSIS}`;
+}

@@ -1,0 +1,50 @@
+import { S3Client } from "@aws-sdk/client-s3";
+import { SNSClient } from "@aws-sdk/client-sns";
+import { SQSClient } from "@aws-sdk/client-sqs";
+import { AlertStore, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
+import { type EvidenceConfig, evidenceEnvSchema, parseEnv } from "@fleet-alerts/core/config";
+import { S3EvidenceStore } from "@fleet-alerts/core/evidence";
+import { SqsSender } from "@fleet-alerts/core/queue";
+import { logger, logObserver } from "./observability.js";
+import { awsClientConfig, deviceCloudClients, type RuntimeOverrides, tableRef } from "./runtime.js";
+
+export type EvidenceRuntime = ReturnType<typeof buildEvidenceRuntime>;
+
+/** What the evidence function needs, built once per container from its environment. */
+export function buildEvidenceRuntime(
+  env: Readonly<Record<string, string | undefined>>,
+  overrides: RuntimeOverrides,
+) {
+  const log = overrides.logger ?? logger;
+  const config: EvidenceConfig = parseEnv(evidenceEnvSchema, env);
+  const s3Config = awsClientConfig(env, "S3");
+  const sqs = new SQSClient(awsClientConfig(env, "SQS"));
+  const alerts = new AlertStore(tableRef(env, config.TABLE_NAME));
+  return {
+    config,
+    sqs,
+    alerts,
+    clients: deviceCloudClients(config.DEVICE_CLOUD_ACCOUNTS, env, log),
+    settings: {
+      utcOffsetMinutes: config.FLEET_UTC_OFFSET,
+      giveUpAfterMs: config.EVIDENCE_GIVE_UP_HOURS * 3_600_000,
+      retryDelaySeconds: config.EVIDENCE_RETRY_DELAY_SECONDS,
+      evidenceBucket: config.EVIDENCE_BUCKET,
+      // Set by the stack from the package version; "dev" outside a deployment.
+      software: { name: "fleet-alerts", version: env.FLEET_ALERTS_VERSION ?? "dev" },
+    },
+    deps: {
+      // An emulator's endpoint is an IP address: path-style addressing, as S3 allows everywhere.
+      store: new S3EvidenceStore(new S3Client({ ...s3Config, forcePathStyle: "endpoint" in s3Config }), {
+        evidence: config.EVIDENCE_BUCKET,
+        staging: config.EVIDENCE_STAGING_BUCKET,
+      }),
+      alerts,
+      publisher: new SnsAlertPublisher(new SNSClient(awsClientConfig(env, "SNS")), config.ALERTS_TOPIC_ARN),
+      requeue: new SqsSender(sqs, config.EVIDENCE_QUEUE_URL, undefined, overrides.timeScale),
+      observer: overrides.observer ?? logObserver(log),
+      now: overrides.now ?? Date.now,
+      ...(overrides.evidenceProgress && { progress: overrides.evidenceProgress }),
+    },
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * How the handlers get their work locally: SQS delivers to them as Lambda's event source mappings
+ * would, and loops run the schedule and the deliveries until stopped.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  DeleteMessageBatchCommand,
+  type Message,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from "@aws-sdk/client-sqs";
+import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";
+import { sqsEvent } from "./sqs-event.js";
+
+// A Lambda context is not needed by the handlers beyond this.
+export const CONTEXT = { getRemainingTimeInMillis: () => 30_000 } as Context;
+
+async function receive(sqs: SQSClient, queueUrl: string): Promise<Message[]> {
+  const { Messages } = await sqs.send(
+    new ReceiveMessageCommand({
+      QueueUrl: queueUrl,
+      MaxNumberOfMessages: 10,
+      WaitTimeSeconds: 1,
+      MessageSystemAttributeNames: ["ApproximateReceiveCount"],
+    }),
+  );
+  return Messages ?? [];
+}
+
+/** What an SQS event source mapping does: deliver a batch, then delete the messages that succeeded. */
+export async function deliver(
+  sqs: SQSClient,
+  queueUrl: string,
+  handler: (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>,
+): Promise<void> {
+  const messages = await receive(sqs, queueUrl);
+  if (messages.length === 0) return;
+  const failed = new Set(
+    (await handler(sqsEvent(messages), CONTEXT)).batchItemFailures.map((failure) => failure.itemIdentifier),
+  );
+  const done = messages.filter((message) => !failed.has(message.MessageId as string));
+  if (done.length === 0) return;
+  await sqs.send(
+    new DeleteMessageBatchCommand({
+      QueueUrl: queueUrl,
+      Entries: done.map((message, index) => ({ Id: `d${index}`, ReceiptHandle: message.ReceiptHandle })),
+    }),
+  );
+}
+
+/** Runs `step` again and again until stopped, one step `everyMs` at most. */
+export function every(everyMs: number, step: () => Promise<unknown>): () => Promise<unknown> {
+  return async () => {
+    const started = Date.now();
+    await step();
+    await sleep(Math.max(0, everyMs - (Date.now() - started)));
+  };
+}
+
+/**
+ * Runs each step in a loop of its own until `stop()`, which resolves once every loop has finished
+ * its current step. A step that throws is reported and retried half a second later.
+ */
+export function runLoops(steps: Array<() => Promise<unknown>>, onError: (error: Error) => void) {
+  let running = true;
+  const loops = steps.map(async (step) => {
+    while (running) {
+      try {
+        await step();
+      } catch (error) {
+        if (!running) return;
+        onError(error as Error);
+        await sleep(500);
+      }
+    }
+  });
+  return {
+    stop: async () => {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
+}

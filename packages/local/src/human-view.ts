@@ -1,0 +1,117 @@
+/**
+ * The live view of `npm start`: a line per thing worth seeing, and a status line (on a terminal)
+ * kept up to date from the same totals the `--json` summary carries.
+ */
+import type { Observation, ObservationOf } from "@fleet-alerts/core";
+import type { LocalLine, LocalTotals } from "./report.js";
+
+/** What to print for a line: lines to keep, and/or the status line to show in place. */
+export interface HumanOutput {
+  print?: string;
+  status?: string;
+}
+
+const MB = 1_048_576;
+const megabytes = (bytes: number) => (bytes / MB).toFixed(1);
+
+export function humanView(line: LocalLine, totals: LocalTotals, time: string): HumanOutput {
+  switch (line.type) {
+    case "started":
+      return {
+        print: [
+          line.simulated
+            ? `fleet-alerts, locally: ${line.devices} simulated devices at ${line.speed}x (simulator ${line.deviceCloud}), AWS emulated on 127.0.0.1.`
+            : `fleet-alerts, locally: the device cloud at ${line.deviceCloud} (read-only), AWS emulated on 127.0.0.1.`,
+          `Alerts, suppressions, Offline checks and stored evidence appear below; evidence is copied to ${line.evidenceDir}. Ctrl-C stops.`,
+        ].join("\n"),
+      };
+    case "problem":
+      return { print: `${time} PROBLEM ${line.message}` };
+    case "evidence-copied":
+      return {
+        print: line.clips
+          .map(
+            (clip) =>
+              `${time} EVIDENCE stored ${clip.file} (${megabytes(clip.bytes)} MB, sha256 ${clip.sha256})${line.partial ? " (partial)" : ""}`,
+          )
+          .join("\n"),
+      };
+    case "evidence-progress": {
+      const total = line.totalBytes ? `/${megabytes(line.totalBytes)}` : "";
+      return { status: `fetching ${line.key}: ${megabytes(line.bytes)}${total} MB` };
+    }
+    case "local-summary":
+      return { print: summaryLine(line) };
+    case "poll-summary":
+      return { status: statusLine(totals) };
+    // Shown once its files are in the evidence folder (evidence-copied).
+    case "evidence-stored":
+      return {};
+    default:
+      return { print: `${time} ${observationText(line)}` };
+  }
+}
+
+/** One observation as text (poll summaries and stored evidence are shown otherwise). */
+function observationText(observation: Exclude<Observation, { type: "poll-summary" | "evidence-stored" }>) {
+  const about = (item: { rule: string; serialno?: string; deviceid?: string }) =>
+    `${item.rule} #${item.serialno} device ${item.deviceid}`;
+  switch (observation.type) {
+    case "alert-published":
+      return alertText(observation);
+    case "alert-failed":
+    case "evidence-failed":
+      return `PROBLEM ${observation.type} ${about(observation)}: ${observation.reason}`;
+    case "alert-suppressed":
+      return `suppressed ${about(observation)} (${observation.suppressedSoFar} so far)`;
+    case "event-rejected":
+      return `event-rejected #${observation.serialno ?? "?"}: ${observation.issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ")}`;
+    case "offline-scheduled":
+      return `offline-scheduled ${about(observation)}, check at ${observation.dueAt}`;
+    case "offline-cancelled":
+      return `offline-cancelled ${about(observation)} (${observation.reason})`;
+    case "evidence-waiting":
+      return `evidence waiting ${about(observation)}: retry ${observation.attempt} in ${observation.retryInSeconds} s`;
+    case "evidence-unavailable":
+      return `evidence unavailable ${about(observation)}`;
+    default:
+      // alert-stale, offline-confirmed, offline-suppressed
+      return `${observation.type} ${about(observation)}`;
+  }
+}
+
+/** The alert as published, from the body subscribers get, with the SMS a fleet manager would get. */
+function alertText(alert: ObservationOf<"alert-published">): string {
+  const { vehicleid, drivername, position } = alert.body as {
+    vehicleid?: string | null;
+    drivername?: string | null;
+    position?: { lat?: number; lng?: number } | null;
+  };
+  const place =
+    position?.lat !== undefined && position.lng !== undefined
+      ? `${position.lat.toFixed(4)},${position.lng.toFixed(4)}`
+      : "position unknown";
+  return `ALERT [${alert.severity}] ${alert.rule} #${alert.serialno} ${vehicleid || "unknown vehicle"} (${drivername || "no driver"}) at ${place}\n         SMS: ${alert.sms}`;
+}
+
+/** Short enough for a narrow terminal: suppressed counts repeats and Offline alerts alike. */
+export function statusLine(totals: LocalTotals): string {
+  const count = totals.observations;
+  return [
+    `events ${totals.eventsRead}`,
+    `alerts ${count["alert-published"]}`,
+    `suppressed ${count["alert-suppressed"] + count["offline-suppressed"]}`,
+    `evidence ${totals.evidencePending} pending, ${count["evidence-stored"]} stored`,
+    `lag ${totals.lagSeconds} s`,
+  ].join(" | ");
+}
+
+export function summaryLine(totals: LocalTotals): string {
+  const count = totals.observations;
+  return [
+    `Summary: ${totals.eventsRead} events read, ${count["alert-published"]} alerts, ${count["alert-suppressed"]} suppressed, ${count["alert-stale"]} stale, ${count["event-rejected"]} rejected, ${count["alert-failed"]} failed;`,
+    `Offline ${count["offline-scheduled"]} scheduled, ${count["offline-confirmed"]} confirmed, ${count["offline-suppressed"]} suppressed, ${count["offline-cancelled"]} cancelled;`,
+    `evidence ${count["evidence-stored"]} stored, ${count["evidence-unavailable"]} unavailable, ${count["evidence-failed"]} failed, ${totals.evidencePending} pending;`,
+    `${totals.problems} problems.`,
+  ].join(" ");
+}

@@ -1,0 +1,149 @@
+/**
+ * The whole pipeline on this machine: the device-cloud simulator (or a real device cloud),
+ * dynalite and fauxqs, and the real poll, confirm and evidence handlers, with SQS delivering to
+ * them as Lambda's event source mappings would. What the live view and `--json` show comes from
+ * what the handlers observed; stored evidence is also copied to `evidenceDir`.
+ */
+import type { Observer, StructuredLogger } from "@fleet-alerts/core";
+import { createConfirmHandler } from "@fleet-alerts/functions/confirm";
+import { createEvidenceHandler } from "@fleet-alerts/functions/evidence";
+import { createPollHandler } from "@fleet-alerts/functions/poll";
+import { type Simulator, start as startSimulator } from "@fleet-alerts/simulator";
+import { CONTEXT, deliver, every, runLoops } from "./delivery.js";
+import { type Emulators, startEmulators } from "./emulators.js";
+import { copyEvidence, throttled } from "./evidence-files.js";
+import { type LocalLine, type LocalTotals, reporting } from "./report.js";
+
+export interface LocalOptions {
+  devices: number;
+  seed: number;
+  /** Simulated seconds per real second. */
+  speed: number;
+  pollEverySeconds: number;
+  evidenceDir: string;
+  rulesFile?: string;
+  fleetTimeZone: string;
+  /** A real device cloud instead of the simulator (read-only: the pipeline only reads from it). */
+  deviceCloud?: { baseUrl: string; username: string; password: string };
+}
+
+export interface LocalPipeline {
+  simulator?: Simulator;
+  emulators: Emulators;
+  /**
+   * Stops every loop, waits for evidence being copied, then stops the simulator and the
+   * emulators; reports the `local-summary` line and resolves with its totals.
+   */
+  stop(): Promise<LocalTotals>;
+}
+
+/** Starts the pipeline; every line it reports goes to `show`, with the totals so far. */
+export async function startLocalPipeline(
+  options: LocalOptions,
+  show: (line: LocalLine, totals: LocalTotals) => void,
+): Promise<LocalPipeline> {
+  const { report, totals } = reporting(show);
+  const emulators = await startEmulators({ subscribeInbox: false });
+  const simulator = options.deviceCloud
+    ? undefined
+    : await startSimulator({
+        seed: options.seed,
+        devices: options.devices,
+        historyHours: 1,
+        clock: { start: new Date(), speed: options.speed },
+        // Small clips: a minute of video is about 1 MB.
+        bitrateBitsPerSecond: 128_000,
+      });
+  const cloud = options.deviceCloud ?? {
+    baseUrl: simulator?.url as string,
+    username: "demo",
+    password: "demo",
+  };
+  const env = {
+    ...emulators.env(),
+    DEVICE_CLOUD_ACCOUNTS: JSON.stringify([
+      {
+        id: "local",
+        baseUrl: cloud.baseUrl,
+        username: cloud.username,
+        ...(options.rulesFile && { rulesFile: options.rulesFile }),
+      },
+    ]),
+    DEVICE_CLOUD_PASSWORD: cloud.password,
+    FLEET_TIME_ZONE: options.fleetTimeZone,
+    EVIDENCE_GIVE_UP_HOURS: "1",
+  };
+
+  const problem = (message: string) => report({ type: "problem", message });
+  const copies = new Set<Promise<void>>();
+  const observer: Observer = {
+    observe(observation) {
+      report(observation);
+      if (observation.type !== "evidence-stored") return;
+      const { alertId, serialno, partial } = observation;
+      const copy = copyEvidence(emulators.clients.s3, observation, options.evidenceDir)
+        .then(
+          (clips) => report({ type: "evidence-copied", alertId, serialno, partial, clips }),
+          (error: Error) => problem(`copying the evidence of #${serialno}: ${error.message}`),
+        )
+        .finally(() => copies.delete(copy));
+      copies.add(copy);
+    },
+  };
+  const overrides = {
+    logger: problemLogger(problem),
+    observer,
+    // The simulator's clock runs `speed` times faster: the handlers live by it, and SQS delays shrink.
+    ...(simulator
+      ? { now: () => simulator.control.now().getTime(), timeScale: options.speed }
+      : { now: Date.now, timeScale: 1 }),
+    evidenceProgress: throttled((download) => report({ type: "evidence-progress", ...download })),
+  };
+  const poll = createPollHandler(env, overrides);
+  const confirm = createConfirmHandler(env, overrides);
+  const evidence = createEvidenceHandler(env, overrides);
+  const { sqs } = emulators.clients;
+  const loops = runLoops(
+    [
+      // The schedule: the poll handler reports each run's poll-summary itself.
+      every(options.pollEverySeconds * 1000, () => poll({}, CONTEXT)),
+      () => deliver(sqs, emulators.queues.confirm, confirm),
+      () => deliver(sqs, emulators.queues.evidence, evidence),
+    ],
+    (error) => problem(error.message),
+  );
+
+  report({
+    type: "started",
+    deviceCloud: cloud.baseUrl,
+    simulated: simulator !== undefined,
+    ...(simulator && { devices: options.devices, speed: options.speed }),
+    evidenceDir: options.evidenceDir,
+    aws: { dynamodb: emulators.endpoints.dynamodb, fauxqs: emulators.endpoints.sqs },
+  });
+
+  return {
+    ...(simulator && { simulator }),
+    emulators,
+    stop: async () => {
+      await loops.stop();
+      while (copies.size > 0) await Promise.all(copies);
+      await simulator?.close();
+      await emulators.close();
+      report({ type: "local-summary", ...totals() });
+      return totals();
+    },
+  };
+}
+
+/** Errors the handlers log are the problems the views list; the rest they observe. */
+function problemLogger(problem: (message: string) => void): StructuredLogger {
+  return {
+    info: () => undefined,
+    warn: () => undefined,
+    error: (message, attributes) => {
+      const detail = attributes.error ?? attributes.reason;
+      problem(detail === undefined ? message : `${message}: ${String(detail)}`);
+    },
+  };
+}

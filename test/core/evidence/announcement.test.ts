@@ -1,0 +1,97 @@
+import { type EvidenceManifest, evidenceAnnouncement, evidenceJobSchema } from "@fleet-alerts/core/evidence";
+import { describe, expect, it } from "vitest";
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+// Printable ASCII without the characters GSM 03.38 lacks or escapes (which would cost two).
+const GSM_SAFE_ASCII = /^[\x20-\x5a\x5f\x61-\x7a]*$/;
+
+function jobFor(deviceid: string) {
+  return evidenceJobSchema.parse({
+    version: 1,
+    alertId: "main:1000123:gsensor",
+    account: "main",
+    ruleId: "gsensor",
+    deviceid,
+    serialno: "1000123",
+    eventtime: "2026-03-29T01:30:00.000Z",
+    channels: [1, 2],
+    secondsBefore: 15,
+    secondsAfter: 15,
+    severity: "critical",
+    event: {},
+  });
+}
+
+const clip = { channel: 1, bytes: 1024, sha256: "0".repeat(64) };
+const manifest = {
+  coverage: { totalMinutes: 2, recordedMinutes: 2, partial: false, missing: [] },
+  clips: [
+    { ...clip, key: "evidence/main/1000123/ch1.mp4" },
+    { ...clip, key: "evidence/main/1000123/ch2.mp4", channel: 2 },
+  ],
+} as unknown as EvidenceManifest;
+const stored = {
+  status: "stored" as const,
+  bucket: "evidence",
+  manifestKey: "evidence/main/1000123/manifest.json",
+  manifest,
+};
+const outcomes = [stored, { status: "unavailable" }] as const;
+
+describe("evidence announcement: the usual case", () => {
+  it("announces stored evidence", () => {
+    const message = evidenceAnnouncement(jobFor("0012345678"), stored);
+    expect(message.subject).toBe("Evidence ready - 0012345678 event 1000123");
+    expect(message.sms).toBe("Evidence ready: 0012345678 event 1000123, 2 clip(s)");
+    expect(message.attributes).toMatchObject({
+      kind: { DataType: "String", StringValue: "evidence" },
+      evidence_status: { DataType: "String", StringValue: "stored" },
+      deviceid: { DataType: "String", StringValue: "0012345678" },
+    });
+  });
+
+  it("announces that no evidence could be had", () => {
+    const message = evidenceAnnouncement(jobFor("0012345678"), { status: "unavailable" });
+    expect(message.subject).toBe("Evidence unavailable - 0012345678");
+    expect(message.sms).toBe("Evidence unavailable: 0012345678 event 1000123");
+    expect(message.attributes.evidence_status).toEqual({ DataType: "String", StringValue: "unavailable" });
+  });
+});
+
+describe("evidence announcement: subject and SMS limits, as for alerts", () => {
+  const awkwardIds = [
+    "Müller-Bus [3] €",
+    "TRK{north}|~^`x`\\y",
+    "Фура 12 ü",
+    "dev\u2028ice",
+    "V".repeat(128),
+  ];
+
+  for (const deviceid of awkwardIds) {
+    for (const outcome of outcomes) {
+      it(`fits ${JSON.stringify(deviceid.slice(0, 24))} when ${outcome.status}`, () => {
+        const message = evidenceAnnouncement(jobFor(deviceid), outcome);
+        expect(message.subject).toMatch(PRINTABLE_ASCII);
+        expect(message.subject.length).toBeLessThan(100);
+        expect(message.sms).toMatch(GSM_SAFE_ASCII);
+        expect(message.sms.length).toBeLessThanOrEqual(160);
+        // The device's id must not add lines to the email either.
+        expect(message.email.split("\n")[0]).toContain("event 1000123");
+      });
+    }
+  }
+
+  it("transliterates the device id like an alert's names", () => {
+    const message = evidenceAnnouncement(jobFor("Müller-Bus [3] €"), stored);
+    expect(message.subject).toBe("Evidence ready - Muller-Bus [3] EUR event 1000123");
+    expect(message.sms).toBe("Evidence ready: Muller-Bus (3) EUR event 1000123, 2 clip(s)");
+  });
+
+  it("cuts an overlong device id with an ellipsis and keeps the event", () => {
+    const message = evidenceAnnouncement(jobFor("V".repeat(128)), stored);
+    expect(message.subject).toBe(`Evidence ready - ${"V".repeat(65)}... event 1000123`);
+    expect(message.subject).toHaveLength(99);
+    expect(message.sms).toBe(`Evidence ready: ${"V".repeat(116)}... event 1000123, 2 clip(s)`);
+    expect(message.sms).toHaveLength(160);
+  });
+});

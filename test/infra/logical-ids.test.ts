@@ -1,0 +1,44 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { synthesize } from "../../infra/synth.js";
+
+// A resource whose logical ID changes is replaced on the next deploy: a new, empty table, bucket,
+// topic (new subscriptions to confirm) or queue (messages lost), or a new key. These IDs are
+// literals read from the template as it deploys today; a refactor that moves a construct to another
+// scope or renames it fails here before it can replace anything.
+const STATEFUL: Record<string, string> = {
+  TableCD117FA1: "AWS::DynamoDB::Table",
+  EvidenceBucketFBA44255: "AWS::S3::Bucket",
+  StagingBucket9644C37C: "AWS::S3::Bucket",
+  AccessLogs8B620ECA: "AWS::S3::Bucket",
+  TopicKeyB2E0C9CB: "AWS::KMS::Key",
+  AlertsTopic3414BE91: "AWS::SNS::Topic",
+  OpsTopic1B68409C: "AWS::SNS::Topic",
+  EvidenceQueue0DEC5F58: "AWS::SQS::Queue",
+  EvidenceDlqEEE84C34: "AWS::SQS::Queue",
+  ConfirmQueueC79AE864: "AWS::SQS::Queue",
+  ConfirmDlq6EDE907E: "AWS::SQS::Queue",
+  // The functions' logs: a replaced log group loses its month of history.
+  PollerLogsC4401B8A: "AWS::Logs::LogGroup",
+  ConfirmLogs0147B153: "AWS::Logs::LogGroup",
+  EvidenceLogsBDF5B71B: "AWS::Logs::LogGroup",
+};
+const STATEFUL_TYPES = new Set(Object.values(STATEFUL));
+
+let resources: Record<string, { Type: string }>;
+
+beforeAll(async () => {
+  const { assembly } = await synthesize({ stage: "test" });
+  resources = assembly.getStackByName("test-fleet-alerts-Pipeline").template.Resources;
+});
+
+describe("stateful logical IDs", () => {
+  it("keeps every stateful resource's logical ID and type", () => {
+    const actual = Object.fromEntries(
+      Object.entries(resources)
+        .filter(([, resource]) => STATEFUL_TYPES.has(resource.Type))
+        .map(([id, resource]) => [id, resource.Type]),
+    );
+    // Equal, not contained: a new stateful resource is added to the list on purpose.
+    expect(actual).toEqual(STATEFUL);
+  });
+});

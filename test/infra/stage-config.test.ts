@@ -1,0 +1,116 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type ConfigError, evidenceEnvSchema, parseEnv, pollerEnvSchema } from "@fleet-alerts/core/config";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type * as z from "zod";
+import { loadStageConfig } from "../../infra/stage-config.js";
+import { runScript } from "../support/run-script.js";
+
+// A stage file is checked with the schemas the functions check their environment with: a value
+// the function would refuse at start fails the synth instead, with the same message.
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "fleet-alerts-stage-"));
+  await mkdir(join(root, "infra", "stages"), { recursive: true });
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+let stages = 0;
+async function stageError(config: Record<string, unknown>): Promise<string> {
+  const stage = `stage${++stages}`;
+  await writeFile(join(root, "infra", "stages", `${stage}.json`), JSON.stringify(config));
+  try {
+    loadStageConfig(stage, root);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error(`stage ${JSON.stringify(config)} was accepted`);
+}
+
+const ACCOUNTS = JSON.stringify([{ id: "main", baseUrl: "https://cloud.example.com", username: "u" }]);
+const ENV = {
+  TABLE_NAME: "table",
+  ALERTS_TOPIC_ARN: "arn:aws:sns:eu-west-1:000000000000:alerts",
+  EVIDENCE_QUEUE_URL: "https://sqs.eu-west-1.amazonaws.com/000000000000/evidence",
+  CONFIRM_QUEUE_URL: "https://sqs.eu-west-1.amazonaws.com/000000000000/confirm",
+  EVIDENCE_BUCKET: "evidence",
+  EVIDENCE_STAGING_BUCKET: "staging",
+  DEVICE_CLOUD_ACCOUNTS: ACCOUNTS,
+};
+
+/** The problem the function reports at start for this variable, as "NAME: message". */
+function runtimeProblem(schema: z.ZodType, name: string, value: string): string {
+  try {
+    parseEnv(schema, { ...ENV, [name]: value });
+  } catch (error) {
+    const problem = (error as ConfigError).problems.find((text) => text.startsWith(`${name}: `));
+    if (problem) return problem.slice(name.length + 2);
+  }
+  throw new Error(`the function accepts ${name}=${value}`);
+}
+
+const cases = [
+  { field: "fleetTimeZone", value: "Europe/Berln", env: "FLEET_TIME_ZONE", schema: pollerEnvSchema },
+  { field: "fleetUtcOffset", value: "+0190", env: "FLEET_UTC_OFFSET", schema: evidenceEnvSchema },
+  { field: "fleetUtcOffset", value: "+1500", env: "FLEET_UTC_OFFSET", schema: evidenceEnvSchema },
+  { field: "fleetUtcOffset", value: "0100", env: "FLEET_UTC_OFFSET", schema: evidenceEnvSchema },
+  { field: "evidenceGiveUpHours", value: 721, env: "EVIDENCE_GIVE_UP_HOURS", schema: evidenceEnvSchema },
+  { field: "evidenceGiveUpHours", value: 0, env: "EVIDENCE_GIVE_UP_HOURS", schema: evidenceEnvSchema },
+  { field: "pollEverySeconds", value: 60, env: "POLL_EVERY_SECONDS", schema: pollerEnvSchema },
+  { field: "pollEverySeconds", value: 1.5, env: "POLL_EVERY_SECONDS", schema: pollerEnvSchema },
+];
+
+describe("a stage file refuses what the functions refuse", () => {
+  it.each(cases)("$field: $value fails with the function's message for $env", async (bad) => {
+    const message = await stageError({ [bad.field]: bad.value });
+    expect(message).toContain(`${bad.field}: ${runtimeProblem(bad.schema, bad.env, String(bad.value))}`);
+  });
+
+  it("refuses a poller that would have to run longer than Lambda allows", async () => {
+    const message = await stageError({ pollEverySeconds: 10, scheduleMinutes: 16 });
+    expect(message).toContain("scheduleMinutes: must be at most 15 with pollEverySeconds");
+    for (const [stage, config] of Object.entries({
+      longest: { pollEverySeconds: 10, scheduleMinutes: 15 },
+      hourly: { scheduleMinutes: 60 },
+    })) {
+      await writeFile(join(root, "infra", "stages", `${stage}.json`), JSON.stringify(config));
+      expect(loadStageConfig(stage, root)).toMatchObject(config);
+    }
+  });
+
+  it("passes the UTC offset through in the form it was written", async () => {
+    await writeFile(
+      join(root, "infra", "stages", "offsets.json"),
+      JSON.stringify({ fleetUtcOffset: "-03:30" }),
+    );
+    expect(loadStageConfig("offsets", root).fleetUtcOffset).toBe("-03:30");
+    expect(loadStageConfig("absent", root)).toMatchObject({ fleetUtcOffset: "+0000", fleetTimeZone: "UTC" });
+    // And the function reads that form as the same offset.
+    expect(parseEnv(evidenceEnvSchema, { ...ENV, FLEET_UTC_OFFSET: "-03:30" }).FLEET_UTC_OFFSET).toBe(-210);
+  });
+});
+
+describe("npm run synth", () => {
+  it("fails on a stage value the function would refuse, with the function's message", async () => {
+    const stage = "badruntime";
+    const file = `infra/stages/${stage}.json`;
+    await writeFile(file, JSON.stringify({ fleetUtcOffset: "+0190", evidenceGiveUpHours: 721 }));
+    try {
+      const { code, output } = await runScript("scripts/synth.ts", [], {
+        SST_STAGE: stage,
+        SYNTH_OUTDIR: `.build/synth-${stage}`,
+      });
+      expect(code).not.toBe(0);
+      expect(output).toContain(
+        `fleetUtcOffset: ${runtimeProblem(evidenceEnvSchema, "FLEET_UTC_OFFSET", "+0190")}`,
+      );
+      expect(output).toContain("fleetUtcOffset: must have minutes below 60");
+      expect(output).toContain(
+        `evidenceGiveUpHours: ${runtimeProblem(evidenceEnvSchema, "EVIDENCE_GIVE_UP_HOURS", "721")}`,
+      );
+    } finally {
+      await rm(file, { force: true });
+    }
+  });
+});

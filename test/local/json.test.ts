@@ -1,0 +1,79 @@
+import { createHash } from "node:crypto";
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Observation, observationSchema } from "@fleet-alerts/core";
+import { describe, expect, it } from "vitest";
+import { isObservation, type LocalLine, OBSERVATION_TYPES } from "../../packages/local/src/report.js";
+import { runScript } from "../support/run-script.js";
+
+const LOCAL_TYPES = ["started", "problem", "evidence-copied", "local-summary"];
+
+const start = (args: string[]) =>
+  runScript("packages/local/src/main.ts", ["--json", ...args], { POWERTOOLS_METRICS_DISABLED: "true" });
+
+/** Every stdout line as JSON with a `type`; observation lines must also satisfy their schema. */
+function parseLines(stdout: string): LocalLine[] {
+  const lines = stdout.trimEnd().split("\n");
+  return lines.map((text, index) => {
+    const line = JSON.parse(text) as { type?: unknown };
+    expect(typeof line.type, `line ${index + 1}: ${text.slice(0, 120)}`).toBe("string");
+    const typed = line as LocalLine;
+    if (isObservation(typed)) {
+      const parsed = observationSchema.safeParse(line);
+      expect(parsed.error?.issues, `line ${index + 1}: ${text.slice(0, 120)}`).toBeUndefined();
+    } else {
+      expect(LOCAL_TYPES).toContain(typed.type);
+    }
+    return typed;
+  });
+}
+
+describe("npm start -- --json", () => {
+  it("prints one JSON line per observation, then a summary whose counts are those of the lines", async () => {
+    const evidenceDir = await mkdtemp(join(tmpdir(), "fleet-alerts-json-"));
+    const { code, stdout } = await start([
+      ...["--duration", "10", "--speed", "300", "--poll-every", "1"],
+      ...["--seed", "3", "--devices", "10", "--evidence-dir", evidenceDir],
+    ]);
+    expect(code).toBe(0);
+    const lines = parseLines(stdout);
+    expect(lines[0]?.type).toBe("started");
+    const summary = lines.at(-1);
+    if (summary?.type !== "local-summary") throw new Error(`the last line is ${JSON.stringify(summary)}`);
+    expect(lines.filter((line) => line.type === "local-summary")).toHaveLength(1);
+
+    const observations = lines.filter(isObservation);
+    const ofType = <T extends Observation["type"]>(type: T) =>
+      observations.filter((line): line is Extract<Observation, { type: T }> => line.type === type);
+    for (const type of OBSERVATION_TYPES) expect(summary.observations[type], type).toBe(ofType(type).length);
+    expect(summary.problems).toBe(lines.filter((line) => line.type === "problem").length);
+    expect(summary.problems).toBe(0);
+    expect(summary.eventsRead).toBe(ofType("poll-summary").reduce((sum, line) => sum + line.eventsRead, 0));
+
+    const alerts = ofType("alert-published");
+    expect(alerts.length).toBeGreaterThan(0);
+    for (const alert of alerts) {
+      expect(alert.serialno).toMatch(/^\d+$/);
+      expect(alert.alertId).toContain(alert.serialno);
+      expect(alert.severity).toMatch(/^(info|warning|critical)$/);
+      expect(alert.body).toMatchObject({
+        kind: "alert",
+        alertId: alert.alertId,
+        serialno: alert.serialno,
+        ruleId: alert.rule,
+        deviceid: alert.deviceid,
+        severity: alert.severity,
+      });
+      expect(alert.sms).not.toBe("");
+    }
+
+    // Stored evidence is in the evidence folder too, each clip hashing to what was observed.
+    const stored = ofType("evidence-stored");
+    expect(stored.length).toBeGreaterThan(0);
+    for (const clip of stored.flatMap((line) => line.clips)) {
+      const bytes = await readFile(join(evidenceDir, clip.key.replace(/^evidence\//, "")));
+      expect(createHash("sha256").update(bytes).digest("hex")).toBe(clip.sha256);
+    }
+  });
+});

@@ -1,0 +1,135 @@
+import type { Observation } from "@fleet-alerts/core";
+import { describe, expect, it } from "vitest";
+import { humanView, statusLine, summaryLine } from "../../packages/local/src/human-view.js";
+import { jsonLine } from "../../packages/local/src/json-view.js";
+import { emptyTotals, type LocalLine, reporting, tally } from "../../packages/local/src/report.js";
+
+const ids = { account: "local", rule: "offline", deviceid: "0011778082" };
+const alertIds = (serialno: string, rule = "offline") => ({
+  ...ids,
+  rule,
+  serialno,
+  alertId: `local:${serialno}:${rule}`,
+});
+const poll = (eventsRead: number, evidenceJobs: number): Observation => ({
+  type: "poll-summary",
+  account: "local",
+  outcome: "caught-up",
+  eventsRead,
+  alertsPublished: 1,
+  alertsFailed: 0,
+  suppressed: 1,
+  stale: 0,
+  rejected: 0,
+  offlineChecks: 1,
+  offlineCancelled: 0,
+  evidenceJobs,
+  lagSeconds: 3,
+});
+
+// A run in miniature: an Offline alert confirmed, then the next one suppressed by the rule's
+// cooldown after that confirmation; a G-sensor alert with its evidence; a repeat suppressed.
+const lines: LocalLine[] = [
+  poll(7, 1),
+  { type: "offline-scheduled", ...ids, serialno: "1001", dueAt: "2026-11-23T09:00:00.000Z" },
+  {
+    type: "alert-published",
+    ...alertIds("1002", "gsensor"),
+    severity: "critical",
+    body: {
+      kind: "alert",
+      alertId: "local:1002:gsensor",
+      account: "local",
+      ruleId: "gsensor",
+      severity: "critical",
+      eventCode: 16,
+      eventName: "GSensor",
+      deviceid: ids.deviceid,
+      serialno: "1002",
+      eventtime: "2026-11-23T08:50:00Z",
+      vehicleid: "TR-AE 6733",
+      drivername: null,
+      position: null,
+      speedKmh: null,
+      evidence: { channels: [1], secondsBefore: 10, secondsAfter: 20 },
+      suppressedBefore: 0,
+      confirmedOfflineMinutes: null,
+    },
+    sms: "CRITICAL GSensor - TR-AE 6733",
+  },
+  { type: "alert-suppressed", ...ids, rule: "gsensor", serialno: "1003", suppressedSoFar: 1 },
+  { type: "offline-confirmed", ...alertIds("1001") },
+  { type: "offline-scheduled", ...ids, serialno: "1004", dueAt: "2026-11-23T09:05:00.000Z" },
+  { type: "offline-suppressed", ...ids, serialno: "1004" },
+  {
+    type: "evidence-stored",
+    ...alertIds("1002", "gsensor"),
+    bucket: "evidence",
+    manifestKey: "evidence/x/manifest.json",
+    clips: [{ key: "evidence/x/ch1.mp4", channel: 1, bytes: 1_000, sha256: "ab" }],
+    partial: false,
+  },
+  { type: "evidence-progress", key: "evidence/y/ch1.mp4", bytes: 10, totalBytes: 20 },
+  { type: "problem", message: "the device cloud answered 503" },
+  poll(2, 0),
+];
+
+describe("the local mode's views", () => {
+  const totals = lines.reduce(tally, emptyTotals());
+
+  it("keeps one set of totals, whichever view is fed", () => {
+    const fed: LocalLine[] = [];
+    const reporter = reporting((line) => fed.push(line));
+    for (const line of lines) reporter.report(line);
+    expect(fed).toEqual(lines);
+    expect(reporter.totals()).toEqual(totals);
+    expect(totals).toMatchObject({ eventsRead: 9, evidencePending: 0, lagSeconds: 3, problems: 1 });
+    expect(totals.observations).toMatchObject({
+      "poll-summary": 2,
+      "alert-published": 1,
+      "alert-suppressed": 1,
+      "offline-scheduled": 2,
+      "offline-confirmed": 1,
+      "offline-suppressed": 1,
+      "evidence-stored": 1,
+      "alert-failed": 0,
+    });
+  });
+
+  it("shows the same counts in the JSON summary and the human summary and status", () => {
+    const summary = JSON.parse(jsonLine({ type: "local-summary", ...totals }) as string);
+    expect(summary).toEqual({ type: "local-summary", ...totals });
+    expect(summaryLine(totals)).toBe(
+      "Summary: 9 events read, 1 alerts, 1 suppressed, 0 stale, 0 rejected, 0 failed; " +
+        "Offline 2 scheduled, 1 confirmed, 1 suppressed, 0 cancelled; " +
+        "evidence 1 stored, 0 unavailable, 0 failed, 0 pending; 1 problems.",
+    );
+    expect(humanView(summary, totals, "").print).toBe(summaryLine(totals));
+    expect(statusLine(totals)).toBe(
+      "events 9 | alerts 1 | suppressed 2 | evidence 0 pending, 1 stored | lag 3 s",
+    );
+  });
+
+  it("shows and counts the Offline alert suppressed by the cooldown after a confirmation", () => {
+    const suppressed = lines.find((line) => line.type === "offline-suppressed") as LocalLine;
+    expect(humanView(suppressed, totals, "09:00:00").print).toBe(
+      "09:00:00 offline-suppressed offline #1004 device 0011778082",
+    );
+    expect(JSON.parse(jsonLine(suppressed) as string)).toEqual(suppressed);
+    expect(tally(emptyTotals(), suppressed).observations["offline-suppressed"]).toBe(1);
+  });
+
+  it("prints every line but download progress as JSON, bigint-safe; the live view shows progress in place", () => {
+    const printed = lines.map(jsonLine).filter((text) => text !== undefined);
+    expect(printed).toHaveLength(lines.length - 1);
+    expect(printed.map((text) => JSON.parse(text).type)).not.toContain("evidence-progress");
+    const alert = lines[2] as Extract<Observation, { type: "alert-published" }>;
+    const withBigint = { ...alert, body: { ...alert.body, big: 2n ** 64n } };
+    expect(JSON.parse(jsonLine(withBigint) as string).body.big).toBe("18446744073709551616");
+    const progress = lines.find((line) => line.type === "evidence-progress") as LocalLine;
+    expect(humanView(progress, totals, "")).toEqual({ status: "fetching evidence/y/ch1.mp4: 0.0/0.0 MB" });
+    expect(humanView(alert, totals, "t").print).toBe(
+      "t ALERT [critical] gsensor #1002 TR-AE 6733 (no driver) at position unknown\n         SMS: CRITICAL GSensor - TR-AE 6733",
+    );
+  });
+});
