@@ -13,6 +13,8 @@
  *   DiskError switches recording to GPS-only until a Reboot, the rest at seeded random rates.
  */
 
+import type { DeviceEvent, DeviceMode, DeviceState, DeviceStatus } from "./devicetypes.js";
+import { TICK_MS } from "./devicetypes.js";
 import type { EventDetails } from "./eventlog.js";
 import { EventCode } from "./events.js";
 import type { DeviceProfile } from "./fleet.js";
@@ -23,42 +25,6 @@ import { roundTo } from "./numbers.js";
 import { DeviceRecordings, RecordingKind } from "./recordings.js";
 import type { Rng } from "./rng.js";
 import { HOUR_MS, MINUTE_MS, SECOND_MS } from "./time.js";
-
-export const TICK_MS = 5 * SECOND_MS;
-
-export type DeviceMode = "off" | "parked" | "driving";
-
-/** An event as the device produced it, before the service logs it. */
-export interface DeviceEvent {
-  appdevid: number;
-  eventMs: number;
-  /** When it reaches the service (becomes `updatetime`). */
-  arrivalMs: number;
-  details: Partial<EventDetails>;
-}
-
-/** The moving parts of a device, for ground truth. */
-export interface DeviceState {
-  mode: DeviceMode;
-  online: boolean;
-  /** Set by setOnline with hold: the device stays in that connectivity until released. */
-  pinned: "online" | "offline" | undefined;
-  lat: number;
-  lng: number;
-  speedKmh: number;
-  heading: number;
-  hasFix: boolean;
-  diskError: boolean;
-}
-
-/** What the status endpoints show about a device. */
-export interface DeviceStatus {
-  online: boolean;
-  /** Last time the service heard from the device. */
-  lastReportMs: number;
-  /** The position the service last received; null when the device reported having no fix. */
-  reportedFix: Fix | null;
-}
 
 interface FollowUp {
   atMs: number;
