@@ -2,7 +2,8 @@
  * SimulatorControl: what tests, benchmarks and the CLI use to drive the simulator and read its
  * ground truth, next to the HTTP interface the client sees.
  */
-import type { DeviceActivity, DeviceState } from "./device.js";
+import type { DeviceActivity } from "./device.js";
+import type { DeviceState } from "./devicetypes.js";
 import type { EventDetails } from "./eventlog.js";
 import { EventCode, type SimEvent } from "./events.js";
 import type { FaultInjector, FaultRule } from "./faults.js";

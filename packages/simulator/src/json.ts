@@ -78,11 +78,7 @@ class Reader {
     // A prototype-less object: a body key such as "__proto__" stays a plain key.
     const result: JsonObject = Object.create(null);
     this.position++;
-    this.skipWhitespace();
-    if (this.text[this.position] === "}") {
-      this.position++;
-      return result;
-    }
+    if (this.closes("}")) return result;
     for (;;) {
       this.skipWhitespace();
       if (this.text[this.position] !== '"')
@@ -92,11 +88,7 @@ class Reader {
       this.expect(":");
       this.skipWhitespace();
       result[key] = this.value(depth + 1);
-      this.skipWhitespace();
-      if (this.text[this.position] === "}") {
-        this.position++;
-        return result;
-      }
+      if (this.closes("}")) return result;
       this.expect(",");
     }
   }
@@ -104,19 +96,11 @@ class Reader {
   private array(depth: number): JsonValue[] {
     const result: JsonValue[] = [];
     this.position++;
-    this.skipWhitespace();
-    if (this.text[this.position] === "]") {
-      this.position++;
-      return result;
-    }
+    if (this.closes("]")) return result;
     for (;;) {
       this.skipWhitespace();
       result.push(this.value(depth + 1));
-      this.skipWhitespace();
-      if (this.text[this.position] === "]") {
-        this.position++;
-        return result;
-      }
+      if (this.closes("]")) return result;
       this.expect(",");
     }
   }
@@ -149,6 +133,14 @@ class Reader {
     const isInteger = match[1] === undefined && match[2] === undefined;
     const value = Number(token);
     return isInteger && !Number.isSafeInteger(value) ? BigInt(token) : value;
+  }
+
+  /** Skips white space, then consumes `char` (an object's or array's end) if it comes next. */
+  private closes(char: string): boolean {
+    this.skipWhitespace();
+    if (this.text[this.position] !== char) return false;
+    this.position++;
+    return true;
   }
 
   private expect(char: string): void {

@@ -3,7 +3,8 @@
  * through `advance`, which runs every device up to the new time and then logs, in arrival order,
  * the events that have reached the service by then.
  */
-import { DeviceActivity, type DeviceEvent } from "./device.js";
+import { DeviceActivity } from "./device.js";
+import type { DeviceEvent } from "./devicetypes.js";
 import { type EventDraft, EventLog } from "./eventlog.js";
 import type { SimEvent } from "./events.js";
 import { createFleet } from "./fleet.js";
