@@ -55,6 +55,7 @@ function poll(account: string, crashAt?: { step: PollStep; occurrence: number })
 }
 
 describe("crash anywhere, then run again", () => {
+  // Ten crashed runs and their replays against the emulators: about 25 s on a loaded 2-core machine.
   it("publishes exactly the crash-free set at every crash point: none lost, none twice", async () => {
     await poll("control"); // the first poll of an account with a start serial only sets its cursor
     const control = await poll("control");
@@ -80,7 +81,7 @@ describe("crash anywhere, then run again", () => {
         .map((alert) => alert.key);
       expect(keys.sort(), account).toEqual(expected);
     }
-  });
+  }, 120_000);
 
   it("two pollers at once on one account send nothing twice", async () => {
     await poll("concurrent");

@@ -3,16 +3,17 @@ import { conditionally, type TableRef } from "../store/dynamo.js";
 import { keys } from "../store/keys.js";
 import type { Cursors } from "./ports.js";
 
-/**
- * Where each account's poller has read up to. The serial number is stored as a decimal string
- * (exact at any size) and only ever moves forward from the value the run read.
- */
 export interface CursorItem {
   serialno: bigint;
   /** When it was last moved (ISO 8601); absent on items written before it was recorded. */
   updatedAt?: string;
 }
 
+/**
+ * Where each account's poller has read up to. The serial number is stored as a decimal string
+ * (exact at any size); the poller only moves it forward from the value its run read, an operator
+ * in either direction from the value they saw.
+ */
 export class CursorStore implements Cursors {
   constructor(private readonly table: TableRef) {}
 
