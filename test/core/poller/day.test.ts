@@ -4,9 +4,9 @@ import { evidenceJobSchema, evidencePrefix } from "@fleet-alerts/core/evidence";
 import type { SimEvent } from "@fleet-alerts/simulator";
 import type { Context } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEvidenceHandler } from "../../packages/functions/src/evidence.js";
-import { createPollHandler } from "../../packages/functions/src/poll.js";
-import { sqsEvent } from "../../packages/local/src/sqs-event.js";
+import { createEvidenceHandler } from "../../../packages/functions/src/evidence.js";
+import { createPollHandler } from "../../../packages/functions/src/poll.js";
+import { sqsEvent } from "../../../packages/local/src/sqs-event.js";
 import { alertsOf, drainInbox, startPipeline } from "./pipeline.js";
 
 // Every rule alerts on each matching event (no cooldown, no staleness, no Offline confirmation), so

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fleetAlerts } from "./cli-run.js";
+import { fleetAlerts } from "./run.js";
 
 describe("fleet-alerts --help", () => {
   it("lists every command, and each command its options, with no option for a password", async () => {

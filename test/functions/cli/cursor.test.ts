@@ -1,7 +1,7 @@
 import { CursorStore } from "@fleet-alerts/core/cursor";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Emulators, startEmulators } from "../support/emulators.js";
-import { fleetAlerts } from "./cli-run.js";
+import { type Emulators, startEmulators } from "../../support/emulators.js";
+import { fleetAlerts } from "./run.js";
 
 let emulators: Emulators;
 let cursors: CursorStore;

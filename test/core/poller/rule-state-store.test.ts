@@ -2,7 +2,7 @@ import type { BatchWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { RuleStateStore } from "@fleet-alerts/core/poller";
 import type { RuleState } from "@fleet-alerts/core/rules";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Emulators, startEmulators } from "../support/emulators.js";
+import { type Emulators, startEmulators } from "../../support/emulators.js";
 
 const state = (serial: number, extra: Partial<RuleState> = {}): RuleState => ({
   seenSerialno: BigInt(serial),

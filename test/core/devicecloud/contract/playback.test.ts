@@ -6,7 +6,7 @@ import {
 } from "@fleet-alerts/core/devicecloud";
 import type { Simulator } from "@fleet-alerts/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inspectMp4 } from "../support/mp4.js";
+import { inspectMp4 } from "../../../support/mp4.js";
 import { startContract } from "./harness.js";
 
 const BITRATES = [256_000, 512_000, 1_000_000, 2_000_000];

@@ -6,7 +6,7 @@ import {
   parseInstant,
   parseSerial,
   secondsAtLeast,
-} from "../../packages/functions/src/cli/parse.js";
+} from "../../../packages/functions/src/cli/parse.js";
 
 describe("command-line values", () => {
   it("reads ISO dates and times, UTC unless an offset is given", () => {

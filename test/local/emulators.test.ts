@@ -17,7 +17,7 @@ import {
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { EVIDENCE_MAX_RECEIVES } from "@fleet-alerts/core/evidence";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { type Emulators, startEmulators } from "./emulators.js";
+import { type Emulators, startEmulators } from "../support/emulators.js";
 
 const execFileAsync = promisify(execFile);
 let emulators: Emulators;
@@ -295,7 +295,7 @@ describe("close()", () => {
     // Checked in a fresh process, since this one keeps the file's emulators (and vitest's own handles).
     // Without close() the child would hang until the timeout kills it.
     const script = `
-      import { startEmulators } from ${JSON.stringify(new URL("./emulators.ts", import.meta.url).href)};
+      import { startEmulators } from ${JSON.stringify(new URL("../support/emulators.ts", import.meta.url).href)};
       import { PublishCommand } from "@aws-sdk/client-sns";
       import { GetCommand } from "@aws-sdk/lib-dynamodb";
       const emulators = await startEmulators();

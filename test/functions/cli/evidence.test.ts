@@ -6,8 +6,8 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { type Simulator, start } from "@fleet-alerts/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { progressMeter } from "../../packages/functions/src/cli/progress.js";
-import { DEMO_PASSWORD_HASH, deviceCloudEnv, fleetAlerts } from "./cli-run.js";
+import { progressMeter } from "../../../packages/functions/src/cli/progress.js";
+import { DEMO_PASSWORD_HASH, deviceCloudEnv, fleetAlerts } from "./run.js";
 
 let simulator: Simulator;
 let deviceid: string;

@@ -11,7 +11,7 @@ import {
 } from "@fleet-alerts/core/devicecloud";
 import type { FaultRule, Simulator } from "@fleet-alerts/simulator";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { inspectMp4 } from "../support/mp4.js";
+import { inspectMp4 } from "../../../support/mp4.js";
 import { startContract } from "./harness.js";
 
 // An account whose password and hash are distinctive, so that any leak is found by a plain search.

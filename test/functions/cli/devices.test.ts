@@ -1,6 +1,6 @@
 import { type Simulator, start } from "@fleet-alerts/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deviceCloudEnv, fleetAlerts } from "./cli-run.js";
+import { deviceCloudEnv, fleetAlerts } from "./run.js";
 
 let simulator: Simulator;
 beforeAll(async () => {

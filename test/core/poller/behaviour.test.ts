@@ -4,8 +4,8 @@ import { confirmOffline, type OfflineCheckJob, offlineCheckJobSchema } from "@fl
 import type { QueueMessage } from "@fleet-alerts/core/queue";
 import type { Context } from "aws-lambda";
 import { afterEach, describe, expect, it } from "vitest";
-import { createPollHandler } from "../../packages/functions/src/poll.js";
-import { sqsEvent } from "../../packages/local/src/sqs-event.js";
+import { createPollHandler } from "../../../packages/functions/src/poll.js";
+import { sqsEvent } from "../../../packages/local/src/sqs-event.js";
 import {
   accountRuntime,
   alertsOf,

@@ -10,10 +10,10 @@ import {
 } from "@fleet-alerts/core/poller";
 import type { RuleInput } from "@fleet-alerts/core/rules";
 import { type Simulator, type SimulatorOptions, start } from "@fleet-alerts/simulator";
-import { createConfirmHandler } from "../../packages/functions/src/confirm.js";
-import { createPollHandler } from "../../packages/functions/src/poll.js";
-import { buildRuntime } from "../../packages/functions/src/runtime.js";
-import { type Emulators, type InboxMessage, startEmulators } from "../support/emulators.js";
+import { createConfirmHandler } from "../../../packages/functions/src/confirm.js";
+import { createPollHandler } from "../../../packages/functions/src/poll.js";
+import { buildRuntime } from "../../../packages/functions/src/runtime.js";
+import { type Emulators, type InboxMessage, startEmulators } from "../../support/emulators.js";
 
 export interface PipelineOptions {
   simulator?: SimulatorOptions;

@@ -5,8 +5,8 @@ import { AlertStore } from "@fleet-alerts/core/alerts";
 import type { RuleInput } from "@fleet-alerts/core/rules";
 import { type SimEvent, type Simulator, start } from "@fleet-alerts/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pollWithClock, startPipeline } from "../poller/pipeline.js";
-import { deviceCloudEnv, fleetAlerts } from "./cli-run.js";
+import { pollWithClock, startPipeline } from "../../core/poller/pipeline.js";
+import { deviceCloudEnv, fleetAlerts } from "./run.js";
 
 const HOUR = 3_600_000;
 

@@ -5,7 +5,7 @@ import { hashPassword } from "@fleet-alerts/core/devicecloud";
 import type { Simulator } from "@fleet-alerts/simulator";
 import { expect } from "vitest";
 
-const CLI = fileURLToPath(new URL("../../packages/functions/src/cli.ts", import.meta.url));
+const CLI = fileURLToPath(new URL("../../../packages/functions/src/cli.ts", import.meta.url));
 
 /** What the simulator's demo account sends as its password; no output of the CLI may contain it. */
 export const DEMO_PASSWORD_HASH = hashPassword("demo");
