@@ -1,5 +1,5 @@
-import { GetCommand, PutCommand, paginateQuery, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { conditionally, type TableRef } from "../store/dynamo.js";
+import { PutCommand, paginateQuery, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { conditionally, getItem, type TableRef } from "../store/dynamo.js";
 import { expiresAfterDays, keys } from "../store/keys.js";
 import type { AlertRecords } from "./ports.js";
 import {
@@ -41,13 +41,7 @@ export class AlertStore implements AlertRecords {
   }
 
   async get(account: string, serialno: bigint, ruleId: string): Promise<AlertRecord | undefined> {
-    const { Item } = await this.table.documents.send(
-      new GetCommand({
-        TableName: this.table.tableName,
-        Key: { pk: keys.account(account), sk: keys.alert(serialno, ruleId) },
-        ConsistentRead: true,
-      }),
-    );
+    const Item = await getItem(this.table, keys.account(account), keys.alert(serialno, ruleId));
     return Item ? alertItemSchema.parse(Item) : undefined;
   }
 

@@ -1,5 +1,5 @@
-import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
-import { conditionally, type TableRef } from "../store/dynamo.js";
+import { PutCommand } from "@aws-sdk/lib-dynamodb";
+import { conditionally, getItem, type TableRef } from "../store/dynamo.js";
 import { keys } from "../store/keys.js";
 import type { Cursors } from "./ports.js";
 
@@ -23,13 +23,7 @@ export class CursorStore implements Cursors {
 
   /** The cursor with the time it was last moved, for an operator. */
   async readItem(account: string): Promise<CursorItem | undefined> {
-    const { Item } = await this.table.documents.send(
-      new GetCommand({
-        TableName: this.table.tableName,
-        Key: { pk: keys.account(account), sk: keys.cursor },
-        ConsistentRead: true,
-      }),
-    );
+    const Item = await getItem(this.table, keys.account(account), keys.cursor);
     if (typeof Item?.serialno !== "string") return undefined;
     return {
       serialno: BigInt(Item.serialno),

@@ -1,6 +1,6 @@
-import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import * as z from "zod";
-import { conditionally, type TableRef } from "../store/dynamo.js";
+import { conditionally, getItem, type TableRef } from "../store/dynamo.js";
 import { keys, sortableSerial } from "../store/keys.js";
 import type { OfflineCheck, OfflineCheckStatus, OfflineChecks } from "./ports.js";
 
@@ -52,32 +52,15 @@ export class OfflineCheckStore implements OfflineChecks {
 
   /** An Online event (serial `onlineSerialno`) cancels a pending check of an earlier Offline event. */
   cancelBefore(account: string, deviceid: string, ruleId: string, onlineSerialno: bigint): Promise<boolean> {
-    return conditionally(() =>
-      this.table.documents.send(
-        new UpdateCommand({
-          TableName: this.table.tableName,
-          Key: { pk: keys.account(account), sk: keys.offlineCheck(deviceid, ruleId) },
-          UpdateExpression: "SET #status = :cancelled",
-          ConditionExpression: "#status = :pending AND serialKey < :serial",
-          ExpressionAttributeNames: { "#status": "status" },
-          ExpressionAttributeValues: {
-            ":cancelled": "cancelled",
-            ":pending": "pending",
-            ":serial": sortableSerial(onlineSerialno),
-          },
-        }),
-      ),
-    );
+    return this.#endPending(account, deviceid, ruleId, {
+      status: "cancelled",
+      serialno: onlineSerialno,
+      match: "before",
+    });
   }
 
   async get(account: string, deviceid: string, ruleId: string): Promise<OfflineCheck | undefined> {
-    const { Item } = await this.table.documents.send(
-      new GetCommand({
-        TableName: this.table.tableName,
-        Key: { pk: keys.account(account), sk: keys.offlineCheck(deviceid, ruleId) },
-        ConsistentRead: true,
-      }),
-    );
+    const Item = await getItem(this.table, keys.account(account), keys.offlineCheck(deviceid, ruleId));
     return Item ? offlineCheckItemSchema.parse(Item) : undefined;
   }
 
@@ -89,21 +72,32 @@ export class OfflineCheckStore implements OfflineChecks {
     serialno: bigint,
     status: "confirmed" | "cancelled",
   ): Promise<boolean> {
+    return this.#endPending(account, deviceid, ruleId, { status, serialno, match: "exactly" });
+  }
+
+  /** Moves a pending check to `end.status` if its Offline event is `end.serialno` or, for "before", earlier. */
+  #endPending(account: string, deviceid: string, ruleId: string, end: PendingEnd): Promise<boolean> {
     return conditionally(() =>
       this.table.documents.send(
         new UpdateCommand({
           TableName: this.table.tableName,
           Key: { pk: keys.account(account), sk: keys.offlineCheck(deviceid, ruleId) },
           UpdateExpression: "SET #status = :status",
-          ConditionExpression: "#status = :pending AND serialKey = :serial",
+          ConditionExpression: `#status = :pending AND serialKey ${end.match === "before" ? "<" : "="} :serial`,
           ExpressionAttributeNames: { "#status": "status" },
           ExpressionAttributeValues: {
-            ":status": status,
+            ":status": end.status,
             ":pending": "pending",
-            ":serial": sortableSerial(serialno),
+            ":serial": sortableSerial(end.serialno),
           },
         }),
       ),
     );
   }
+}
+
+interface PendingEnd {
+  status: "confirmed" | "cancelled";
+  serialno: bigint;
+  match: "before" | "exactly";
 }

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { BatchWriteCommand, GetCommand, paginateQuery, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchWriteCommand, paginateQuery, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import * as z from "zod";
 import { DYNAMODB_MAX_BATCH_WRITE_ITEMS } from "../aws-limits.js";
 import { chunked } from "../chunked.js";
 import type { RuleState } from "../rules/evaluator.js";
-import type { TableRef } from "../store/dynamo.js";
+import { getItem, type TableRef } from "../store/dynamo.js";
 import { keys } from "../store/keys.js";
 import type { RuleStateChange, RuleStateField, RuleStates } from "./ports.js";
 import { ownsWholeState, stateKey } from "./rule-state.js";
@@ -53,13 +53,7 @@ export class RuleStateStore implements RuleStates {
   }
 
   async get(account: string, deviceid: string, ruleId: string): Promise<RuleState | undefined> {
-    const { Item } = await this.table.documents.send(
-      new GetCommand({
-        TableName: this.table.tableName,
-        Key: { pk: keys.account(account), sk: keys.ruleState(deviceid, ruleId) },
-        ConsistentRead: true,
-      }),
-    );
+    const Item = await getItem(this.table, keys.account(account), keys.ruleState(deviceid, ruleId));
     if (!Item) return undefined;
     const { deviceid: _device, ruleId: _rule, ...state } = ruleStateItemSchema.parse(Item);
     return state;

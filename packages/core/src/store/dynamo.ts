@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
-import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
 
 /** The table and the client every store shares. */
 export interface TableRef {
@@ -16,4 +16,16 @@ export async function conditionally(write: () => Promise<unknown>): Promise<bool
     if (error instanceof ConditionalCheckFailedException) return false;
     throw error;
   }
+}
+
+/** One item by its keys, read strongly consistent: a store decides on what was last written. */
+export async function getItem(
+  table: TableRef,
+  pk: string,
+  sk: string,
+): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await table.documents.send(
+    new GetCommand({ TableName: table.tableName, Key: { pk, sk }, ConsistentRead: true }),
+  );
+  return Item;
 }
