@@ -5,12 +5,13 @@ import { join } from "node:path";
 import { type Observation, observationSchema } from "@fleet-alerts/core";
 import { describe, expect, it } from "vitest";
 import { isObservation, type LocalLine, OBSERVATION_TYPES } from "../../packages/local/src/report.js";
-import { runScript } from "../support/run-script.js";
+import { runCommand } from "../support/run-script.js";
 
 const LOCAL_TYPES = ["started", "problem", "evidence-copied", "local-summary"];
 
+// Exactly as documented, through npm: npm's own script banner must not reach stdout either.
 const start = (args: string[]) =>
-  runScript("packages/local/src/main.ts", ["--json", ...args], { POWERTOOLS_METRICS_DISABLED: "true" });
+  runCommand("npm", ["start", "--", "--json", ...args], { POWERTOOLS_METRICS_DISABLED: "true" });
 
 /** Every stdout line as JSON with a `type`; observation lines must also satisfy their schema. */
 function parseLines(stdout: string): LocalLine[] {

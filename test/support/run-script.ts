@@ -1,12 +1,14 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 
-/**
- * Runs a TypeScript entry point of the repository as an operator would, and collects its output:
- * stdout and stderr interleaved as a terminal shows them, and stdout alone.
- */
-export async function runScript(script: string, args: readonly string[], env: Record<string, string> = {}) {
-  const child = spawn("npx", ["tsx", script, ...args], {
+/** Runs a TypeScript entry point of the repository as an operator would (see runCommand). */
+export function runScript(script: string, args: readonly string[], env: Record<string, string> = {}) {
+  return runCommand("npx", ["tsx", script, ...args], env);
+}
+
+/** Runs a command and collects its output: stdout and stderr interleaved as a terminal shows them, and stdout alone. */
+export async function runCommand(command: string, args: readonly string[], env: Record<string, string> = {}) {
+  const child = spawn(command, args, {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
