@@ -28,4 +28,19 @@ describe("where behaviour lives", () => {
       .map(({ file }) => file);
     expect(offenders).toEqual([]);
   });
+
+  it("takes the AWS limits it relies on from aws-limits.ts alone: no other code writes their values", async () => {
+    const code = [
+      ...(await sources("packages/core/src")),
+      ...(await sources("packages/functions/src")),
+      ...(await sources("packages/local/src")),
+      ...(await sources("infra")),
+    ].filter(({ file }) => !file.endsWith("aws-limits.ts"));
+    // SQS's 900 s delay and 12 h visibility, 10-entry batches, DynamoDB's 25-item batch write, S3's 5 MiB part.
+    const limit =
+      /\b(900|43_?200)\b|\b(BATCH_SIZE|MAX_DELAY_SECONDS|MAX_VISIBILITY_SECONDS)\s*=|5 \* 1024 \* 1024/;
+    const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
+    const offenders = code.filter(({ text }) => limit.test(withoutComments(text))).map(({ file }) => file);
+    expect(offenders).toEqual([]);
+  });
 });
