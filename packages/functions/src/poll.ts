@@ -1,6 +1,6 @@
 import { runPollers } from "@fleet-alerts/core/poller";
 import type { Context } from "aws-lambda";
-import { lambdaHandler, logObserver, publishPollMetrics } from "./observability.js";
+import { lambdaHandler, publishPollMetrics } from "./observability.js";
 import { cachedOnSuccess } from "./once.js";
 import { buildRuntime, type RuntimeOverrides } from "./runtime.js";
 import { withSecrets } from "./secrets.js";
@@ -17,7 +17,7 @@ export function createPollHandler(
     withSecrets(env).then((resolved) => buildRuntime(resolved, options)),
   );
   return lambdaHandler(async (_event: unknown, context: Pick<Context, "getRemainingTimeInMillis">) => {
-    const { config, pollers } = await getRuntime();
+    const { config, pollers, observer } = await getRuntime();
     const startedMs = Date.now();
     const deadlineMs = startedMs + context.getRemainingTimeInMillis() - config.DEADLINE_MARGIN_SECONDS * 1000;
     const summaries = await runPollers(pollers, {
@@ -25,7 +25,7 @@ export function createPollHandler(
       ...(config.POLL_EVERY_SECONDS !== undefined && { pollEveryMs: config.POLL_EVERY_SECONDS * 1000 }),
     });
     for (const summary of summaries) {
-      (options.observer ?? logObserver(options.logger)).observe({ type: "poll-summary", ...summary });
+      observer.observe({ type: "poll-summary", ...summary });
       publishPollMetrics(summary, Date.now() - startedMs);
     }
     return summaries;

@@ -55,6 +55,8 @@ export function tableRef(env: Readonly<Record<string, string | undefined>>, tabl
 export interface PollerRuntime {
   config: PollerConfig;
   pollers: AccountPoller[];
+  /** The observer every account's poller reports to (the run summaries too). */
+  observer: Observer;
 }
 
 /** What the local mode changes: its logger and observer, and its clock, which may run faster than real time. */
@@ -108,7 +110,7 @@ export async function buildRuntime(
       deps: { ...shared, client: clients.get(account.id) as DeviceCloudClient },
     })),
   );
-  return { config, pollers };
+  return { config, pollers, observer: shared.observer };
 }
 
 /** One device-cloud client per account; the password comes from the variable the account names. */

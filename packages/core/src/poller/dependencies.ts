@@ -50,3 +50,16 @@ export interface AccountSettings {
 
 /** One account's figures for one run: what the poll-summary observation reports. */
 export type PollSummary = Omit<ObservationOf<"poll-summary">, "type">;
+
+/** The figures of a summary that are counts: zero at the start of a run, added across ticks. */
+export const POLL_COUNTS = [
+  "eventsRead",
+  "alertsPublished",
+  "alertsFailed",
+  "suppressed",
+  "stale",
+  "rejected",
+  "offlineChecks",
+  "offlineCancelled",
+  "evidenceJobs",
+] as const;

@@ -4,7 +4,12 @@ import type { FleetDevice } from "../devicecloud/schemas/devices.js";
 import type { DeviceEvent } from "../devicecloud/schemas/events.js";
 import type { RuleState } from "../rules/evaluator.js";
 import { decideChunk } from "./decide-chunk.js";
-import type { AccountSettings, PollerDependencies, PollSummary } from "./dependencies.js";
+import {
+  type AccountSettings,
+  POLL_COUNTS,
+  type PollerDependencies,
+  type PollSummary,
+} from "./dependencies.js";
 import { newestSerial } from "./newest-serial.js";
 import { sendOfflineSteps } from "./offline-steps.js";
 import { type Chunk, readFleet, readPage } from "./page-reader.js";
@@ -136,20 +141,11 @@ async function runChunk(run: Run, chunk: Chunk): Promise<Outcome | undefined> {
 }
 
 function emptySummary(account: string): PollSummary {
-  return {
-    account,
-    outcome: "caught-up",
-    eventsRead: 0,
-    alertsPublished: 0,
-    alertsFailed: 0,
-    suppressed: 0,
-    stale: 0,
-    rejected: 0,
-    offlineChecks: 0,
-    offlineCancelled: 0,
-    evidenceJobs: 0,
-    lagSeconds: 0,
-  };
+  const counts = Object.fromEntries(POLL_COUNTS.map((count) => [count, 0])) as Record<
+    (typeof POLL_COUNTS)[number],
+    number
+  >;
+  return { account, outcome: "caught-up", ...counts, lagSeconds: 0 };
 }
 
 function ageSeconds(event: DeviceEvent | undefined, nowMs: number): number {

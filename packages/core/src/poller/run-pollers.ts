@@ -1,5 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { AccountSettings, PollerDependencies, PollSummary } from "./dependencies.js";
+import {
+  type AccountSettings,
+  POLL_COUNTS,
+  type PollerDependencies,
+  type PollSummary,
+} from "./dependencies.js";
 import { pollAccount } from "./poll-account.js";
 
 export interface AccountPoller {
@@ -59,21 +64,9 @@ export async function runPollers(
   return [...totals.values()];
 }
 
-const COUNTS = [
-  "eventsRead",
-  "alertsPublished",
-  "alertsFailed",
-  "suppressed",
-  "stale",
-  "rejected",
-  "offlineChecks",
-  "offlineCancelled",
-  "evidenceJobs",
-] as const;
-
 function addSummaries(total: PollSummary | undefined, next: PollSummary): PollSummary {
   if (!total) return next;
   const sum = { ...next };
-  for (const count of COUNTS) sum[count] = total[count] + next[count];
+  for (const count of POLL_COUNTS) sum[count] = total[count] + next[count];
   return sum;
 }
