@@ -6,6 +6,8 @@ import type {
   FilterWithColumns,
   FilterWithoutColumns,
   FleetDevice,
+  GpsHistoryRequest,
+  GpsPoint,
   OnlineDevice,
   RejectedEvent,
 } from "@fleet-alerts/core/devicecloud";
@@ -24,6 +26,12 @@ export class FakeDeviceCloud implements DeviceCloud {
   pageSize = Number.POSITIVE_INFINITY;
   /** Set to make the device list fail (alerts go out without vehicle and driver). */
   devicesError: Error | undefined;
+  /** GPS points per device id; /api/gps answers those inside the range asked. */
+  readonly gpsPoints = new Map<string, GpsPoint[]>();
+  /** Every /api/gps request, in order. */
+  readonly gpsRequests: GpsHistoryRequest[] = [];
+  /** Set to make /api/gps fail. */
+  gpsError: Error | undefined;
 
   queryEvents(filter?: FilterWithoutColumns): Promise<EventQueryResult<DeviceEvent>>;
   queryEvents<C extends EventColumn>(
@@ -50,6 +58,14 @@ export class FakeDeviceCloud implements DeviceCloud {
   async allDevices(): Promise<FleetDevice[]> {
     if (this.devicesError) throw this.devicesError;
     return structuredClone(this.devices);
+  }
+
+  async gpsHistory(request: GpsHistoryRequest): Promise<GpsPoint[]> {
+    this.gpsRequests.push(request);
+    if (this.gpsError) throw this.gpsError;
+    const { start, end } = request as { start: number; end: number };
+    const points = this.gpsPoints.get(request.deviceid) ?? [];
+    return structuredClone(points.filter((point) => point.time >= start && point.time <= end));
   }
 
   async onlineDevices(): Promise<OnlineDevice[]> {

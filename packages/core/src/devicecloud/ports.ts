@@ -1,6 +1,6 @@
 import type { CallOptions, EventQueryResult, FilterWithColumns, FilterWithoutColumns } from "./client.js";
 import type { PlaybackDownload, PlaybackRequestInput, PlaybackUrl } from "./playback.js";
-import type { FleetDevice, OnlineDevice } from "./schemas/devices.js";
+import type { FleetDevice, GpsHistoryRequest, GpsPoint, OnlineDevice } from "./schemas/devices.js";
 import type { DeviceEvent, EventColumn } from "./schemas/events.js";
 import type { DailyRecordMap, DailyRecordMapRequest } from "./schemas/records.js";
 
@@ -15,6 +15,8 @@ export interface DeviceCloud {
     filter: FilterWithColumns<C>,
     options?: CallOptions,
   ): Promise<EventQueryResult<Pick<DeviceEvent, C>>>;
+  /** A device's GPS points between two UNIX times (about 5 s apart). */
+  gpsHistory(request: GpsHistoryRequest, options?: CallOptions): Promise<GpsPoint[]>;
   /** Every device, with vehicle, driver and channel count. */
   allDevices(options?: CallOptions): Promise<FleetDevice[]>;
   /** The devices online now. */

@@ -97,6 +97,8 @@ export const ruleSchema = z
     /** Alert on Offline only if the device is still offline this many minutes after the event. */
     offlineForMinutes: z.number().int().min(1).max(MAX_OFFLINE_MINUTES).optional(),
     evidence: evidenceSchema.optional(),
+    /** The limit an OverSpeed alert quotes when the event's memo states none (the spec shows no memo format). */
+    speedLimitKmh: z.number().positive().max(300).optional(),
   })
   .refine((rule) => rule.offlineForMinutes === undefined || rule.events.includes(EVENT_CODES.Offline), {
     message: `is only allowed when "events" includes Offline (${EVENT_CODES.Offline})`,

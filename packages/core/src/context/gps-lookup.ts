@@ -1,0 +1,94 @@
+import { DeviceCloudInvalidResponseError, DeviceCloudTimeoutError } from "../devicecloud/errors.js";
+import type { DeviceCloud } from "../devicecloud/ports.js";
+import type { DeviceEvent } from "../devicecloud/schemas/events.js";
+import type { GpsHistory, GpsHistoryGap } from "./gps-history.js";
+import { NEAREST_POINT_TOLERANCE_MS, trackOf } from "./gps-track.js";
+import type { SpeedUnit } from "./speed-unit.js";
+
+export interface GpsLookupSettings {
+  speedUnit: SpeedUnit;
+  /** The most a chunk's lookups may take, all devices together; 0 = never call /api/gps. */
+  budgetMs: number;
+}
+
+/** Devices looked up at once: a chunk can name 100 devices, and the service is not ours to flood. */
+const CONCURRENT_LOOKUPS = 8;
+
+/**
+ * The GPS history of each device around its events: ONE /api/gps call per device, covering all of
+ * its events (plus the nearest-point tolerance either side), all calls inside one time budget. A
+ * device whose call fails, is slow, or is not reached within the budget gets the reason instead of
+ * a track; nothing here throws, so a lookup can delay a chunk by the budget at most, never stop it.
+ */
+export async function lookUpGpsHistories(
+  events: readonly Pick<DeviceEvent, "deviceid" | "eventtime">[],
+  client: Pick<DeviceCloud, "gpsHistory">,
+  settings: GpsLookupSettings,
+): Promise<Map<string, GpsHistory>> {
+  const ranges = rangesByDevice(events);
+  const histories = new Map<string, GpsHistory>();
+  if (settings.budgetMs <= 0) {
+    for (const deviceid of ranges.keys())
+      histories.set(deviceid, { status: "unavailable", reason: "disabled" });
+    return histories;
+  }
+  const budget = AbortSignal.timeout(settings.budgetMs);
+  const queue = [...ranges];
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const [deviceid, range] = next;
+      histories.set(
+        deviceid,
+        budget.aborted
+          ? { status: "unavailable", reason: "over-budget" }
+          : await lookUp(client, deviceid, range, settings.speedUnit, budget),
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENT_LOOKUPS, queue.length) }, worker));
+  return histories;
+}
+
+async function lookUp(
+  client: Pick<DeviceCloud, "gpsHistory">,
+  deviceid: string,
+  range: { fromMs: number; toMs: number },
+  speedUnit: SpeedUnit,
+  budget: AbortSignal,
+): Promise<GpsHistory> {
+  try {
+    const points = await client.gpsHistory(
+      {
+        deviceid,
+        start: Math.floor((range.fromMs - NEAREST_POINT_TOLERANCE_MS) / 1000),
+        end: Math.ceil((range.toMs + NEAREST_POINT_TOLERANCE_MS) / 1000),
+      },
+      { signal: budget },
+    );
+    const track = trackOf(points, speedUnit);
+    return track.length > 0 ? { status: "ok", track } : { status: "unavailable", reason: "empty" };
+  } catch (error) {
+    return { status: "unavailable", reason: gapOf(error, budget) };
+  }
+}
+
+function gapOf(error: unknown, budget: AbortSignal): GpsHistoryGap {
+  if (budget.aborted) return "timeout";
+  if (error instanceof DeviceCloudInvalidResponseError) return "malformed";
+  return error instanceof DeviceCloudTimeoutError ? "timeout" : "failed";
+}
+
+function rangesByDevice(events: readonly Pick<DeviceEvent, "deviceid" | "eventtime">[]) {
+  const ranges = new Map<string, { fromMs: number; toMs: number }>();
+  for (const event of events) {
+    const ms = Date.parse(event.eventtime);
+    const range = ranges.get(event.deviceid);
+    ranges.set(
+      event.deviceid,
+      range
+        ? { fromMs: Math.min(range.fromMs, ms), toMs: Math.max(range.toMs, ms) }
+        : { fromMs: ms, toMs: ms },
+    );
+  }
+  return ranges;
+}

@@ -1,0 +1,100 @@
+import * as z from "zod";
+import { EVENT_CODES } from "../devicecloud/codes.js";
+import type { FleetDevice } from "../devicecloud/schemas/devices.js";
+import type { DeviceEvent } from "../devicecloud/schemas/events.js";
+import type { Rule } from "../rules/schema.js";
+import { eventCoordinates } from "./event-coordinates.js";
+import type { GpsHistory } from "./gps-history.js";
+import { motionOnTrack, NEAREST_POINT_TOLERANCE_MS, positionOnTrack, type TrackPoint } from "./gps-track.js";
+import { readOverSpeedMemo } from "./overspeed-memo.js";
+
+/** Where an alert's position came from, best first. */
+export const POSITION_SOURCES = ["event", "track", "last-known"] as const;
+export const positionSourceSchema = z.enum(POSITION_SOURCES);
+export type PositionSource = z.output<typeof positionSourceSchema>;
+
+export const SPEED_SOURCES = ["track", "memo", "last-known"] as const;
+export type SpeedSource = (typeof SPEED_SOURCES)[number];
+
+export interface IncidentPosition {
+  lat: number;
+  lng: number;
+  source: PositionSource;
+  /** When the vehicle was there: the event time, a GPS point's time, or the last fix's time. */
+  fixMs: number;
+  /** For a track position: between two points, or the nearest one. */
+  method?: "interpolated" | "nearest";
+}
+
+/** Where the vehicle was and how it moved at the event, each with where it came from. */
+export interface IncidentContext {
+  position?: IncidentPosition;
+  /** Why the position is unknown, when it is. */
+  positionGap?: string;
+  speedKmh?: number;
+  speedSource?: SpeedSource;
+  /** Degrees clockwise from north, from the GPS history. */
+  headingDeg?: number;
+  /** For an OverSpeed: the limit the event's memo states, else the rule's. */
+  speedLimitKmh?: number;
+}
+
+export interface IncidentInput {
+  event: DeviceEvent;
+  rule: Pick<Rule, "speedLimitKmh">;
+  /** The device's entry in the all-devices list (its last status fix), when it could be had. */
+  device: FleetDevice | undefined;
+  /** The device's GPS history around the event. */
+  history: GpsHistory;
+}
+
+/**
+ * The position, speed and heading at the event, pure. Position: the event's own coordinates, else
+ * the GPS history at the event time, else the last status fix (labelled, since it may be minutes
+ * or hours away from the event). Speed and heading: the GPS history; for an OverSpeed without one,
+ * the speed its memo states; else the last fix, but only when it was taken at the event.
+ */
+export function resolveIncidentContext({ event, rule, device, history }: IncidentInput): IncidentContext {
+  const eventMs = Date.parse(event.eventtime);
+  const overSpeed = event.appdevid === EVENT_CODES.OverSpeed;
+  const track: readonly TrackPoint[] = history.status === "ok" ? history.track : [];
+  const memo = overSpeed ? readOverSpeedMemo(event.memo) : {};
+  const fix = device?.gpsdata;
+
+  const context: IncidentContext = {};
+  const coordinates = eventCoordinates(event);
+  const onTrack = coordinates ? undefined : positionOnTrack(track, eventMs);
+  if (coordinates) context.position = { ...coordinates, source: "event", fixMs: eventMs };
+  else if (onTrack) context.position = { ...onTrack, source: "track" };
+  else if (fix) context.position = { lat: fix.lat, lng: fix.lng, source: "last-known", fixMs: fix.time };
+  else context.positionGap = gapOf(history, device);
+
+  const motion = motionOnTrack(track, eventMs, overSpeed);
+  if (motion) {
+    Object.assign(context, {
+      speedKmh: motion.speedKmh,
+      headingDeg: motion.headingDeg,
+      speedSource: "track",
+    });
+  } else if (memo.speedKmh !== undefined) {
+    Object.assign(context, { speedKmh: memo.speedKmh, speedSource: "memo" });
+  } else if (fix && Math.abs(fix.time - eventMs) <= NEAREST_POINT_TOLERANCE_MS) {
+    Object.assign(context, {
+      speedKmh: fix.speedInKmh,
+      headingDeg: fix.trackingAngle,
+      speedSource: "last-known",
+    });
+  }
+  const limit = memo.limitKmh ?? (overSpeed ? rule.speedLimitKmh : undefined);
+  if (limit !== undefined) context.speedLimitKmh = limit;
+  return context;
+}
+
+function gapOf(history: GpsHistory, device: FleetDevice | undefined): string {
+  const track =
+    history.status === "ok"
+      ? "no GPS point near the event"
+      : `no GPS history (${history.reason.replace("-", " ")})`;
+  const status = device === undefined ? "no device status was available" : "the device reported no GPS fix";
+  return `the event had no coordinates, ${track}, and ${status}`;
+}
