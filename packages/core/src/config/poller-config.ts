@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { SQS_MAX_DELAY_SECONDS } from "../aws-limits.js";
 import { utcOffsetSchema } from "../devicecloud/playback.js";
+import { speedUnitSchema } from "../context/speed-unit.js";
 import { EVIDENCE_MAX_RECEIVES } from "../evidence/queue-policy.js";
 import { jsonEnv } from "./env.js";
 import {
@@ -27,6 +28,13 @@ export const accountConfigSchema = z.strictObject({
   playbackTimeoutMs: z.number().int().positive().max(300_000).default(30_000),
   /** A rules file (JSON) for this account; the default rules when absent. */
   rulesFile: z.string().min(1).optional(),
+  /** The unit of `speed` in this service's /api/gps points: the spec does not show it. */
+  gpsSpeedUnit: speedUnitSchema.default("km/h"),
+  /**
+   * The most one chunk's /api/gps lookups (one per device with alerts) may take before its alerts
+   * go out with the next best position; 0 never calls /api/gps.
+   */
+  gpsLookupBudgetMs: z.number().int().min(0).max(30_000).default(3_000),
   /** Where the first run starts; by default the newest event (no flood of history). */
   startSerialno: z
     .string()
