@@ -24,6 +24,12 @@ const poll = (eventsRead: number, evidenceJobs: number): Observation => ({
   offlineChecks: 1,
   offlineCancelled: 0,
   evidenceJobs,
+  gpsLookups: 1,
+  gpsLookupsFailed: 0,
+  positionsFromEvent: 1,
+  positionsFromTrack: 0,
+  positionsLastKnown: 0,
+  positionsUnknown: 0,
   lagSeconds: 3,
 });
 
@@ -51,6 +57,9 @@ const lines: LocalLine[] = [
       drivername: null,
       position: null,
       speedKmh: null,
+      speedSource: null,
+      headingDeg: null,
+      speedLimitKmh: null,
       evidence: { channels: [1], secondsBefore: 10, secondsAfter: 20 },
       suppressedBefore: 0,
       confirmedOfflineMinutes: null,
@@ -129,7 +138,46 @@ describe("the local mode's views", () => {
     const progress = lines.find((line) => line.type === "evidence-progress") as LocalLine;
     expect(humanView(progress, totals, "")).toEqual({ status: "fetching evidence/y/ch1.mp4: 0.0/0.0 MB" });
     expect(humanView(alert, totals, "t").print).toBe(
-      "t ALERT [critical] gsensor #1002 TR-AE 6733 (no driver) at position unknown\n         SMS: CRITICAL GSensor - TR-AE 6733",
+      "t ALERT [critical] gsensor #1002 TR-AE 6733 (no driver) at position unknown, speed unknown\n         SMS: CRITICAL GSensor - TR-AE 6733",
+    );
+    expect(JSON.parse(jsonLine(alert) as string)).toMatchObject({ position: null, speedKmh: null });
+  });
+
+  it("shows where the vehicle was at the event, where that came from, and its speed", () => {
+    const alert = lines[2] as Extract<Observation, { type: "alert-published" }>;
+    const placed = {
+      ...alert,
+      body: {
+        ...alert.body,
+        position: {
+          lat: 52.51234,
+          lng: 13.4,
+          source: "track",
+          fixtime: "2026-11-23T08:50:00.000Z",
+          url: "u",
+        },
+        speedKmh: 87.6,
+      },
+    } as const;
+    expect(humanView(placed, totals, "t").print).toMatch(
+      /^t ALERT \[critical\] gsensor #1002 TR-AE 6733 \(no driver\) at 52\.5123,13\.4000 \(track\), 88 km\/h\n/,
+    );
+    expect(JSON.parse(jsonLine(placed) as string)).toMatchObject({
+      position: { lat: 52.51234, lng: 13.4, source: "track" },
+      speedKmh: 87.6,
+    });
+  });
+
+  it("says when a device's GPS history could not place its alerts", () => {
+    const line: LocalLine = {
+      type: "gps-history-unavailable",
+      account: "local",
+      deviceid: "D1",
+      reason: "timeout",
+      alerts: 2,
+    };
+    expect(humanView(line, totals, "t").print).toBe(
+      "t gps history unavailable for device D1 (timeout): 2 alert(s) use the next best position",
     );
   });
 });

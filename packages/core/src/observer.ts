@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { alertBodySchema } from "./alerts/render/json.js";
+import { GPS_HISTORY_GAPS } from "./context/gps-history.js";
 
 /**
  * What the pipeline did, as typed observations: the handlers report each decision and outcome
@@ -35,6 +36,14 @@ export const observationSchema = z.discriminatedUnion("type", [
     account: z.string(),
     serialno: z.string().optional(),
     issues: z.array(z.object({ path: z.string(), message: z.string() })),
+  }),
+  z.object({
+    type: z.literal("gps-history-unavailable"),
+    account: z.string(),
+    deviceid: z.string(),
+    reason: z.enum(GPS_HISTORY_GAPS),
+    /** The device's alerts in the chunk, which go out with the next best position. */
+    alerts: z.number(),
   }),
   z.object({ type: z.literal("offline-scheduled"), ...eventIds, dueAt: z.string() }),
   z.object({ type: z.literal("offline-confirmed"), ...alertIds }),
@@ -81,6 +90,15 @@ export const observationSchema = z.discriminatedUnion("type", [
     offlineChecks: z.number(),
     offlineCancelled: z.number(),
     evidenceJobs: z.number(),
+    /** /api/gps calls for alert positions (one per device with alerts in a chunk, at most). */
+    gpsLookups: z.number(),
+    /** Of those, the ones that gave no track (failed, slow, empty, malformed, over budget). */
+    gpsLookupsFailed: z.number(),
+    /** Published-to-be alerts by where their position came from. */
+    positionsFromEvent: z.number(),
+    positionsFromTrack: z.number(),
+    positionsLastKnown: z.number(),
+    positionsUnknown: z.number(),
     cursor: z.string().optional(),
     /** Age of the oldest event left unread when the run stopped (0 when caught up). */
     lagSeconds: z.number(),

@@ -105,6 +105,7 @@ export async function buildRuntime(
         account: account.id,
         rules: account.rulesFile ? await loadRulesFile(account.rulesFile) : DEFAULT_RULES,
         fleetTimeZone: config.FLEET_TIME_ZONE,
+        gps: { speedUnit: account.gpsSpeedUnit, budgetMs: account.gpsLookupBudgetMs },
         ...(account.startSerialno !== undefined && { startSerialno: account.startSerialno }),
       },
       deps: { ...shared, client: clients.get(account.id) as DeviceCloudClient },

@@ -74,24 +74,25 @@ function observationText(observation: Exclude<Observation, { type: "poll-summary
       return `evidence waiting ${about(observation)}: retry ${observation.attempt} in ${observation.retryInSeconds} s`;
     case "evidence-unavailable":
       return `evidence unavailable ${about(observation)}`;
+    case "gps-history-unavailable":
+      return `gps history unavailable for device ${observation.deviceid} (${observation.reason}): ${observation.alerts} alert(s) use the next best position`;
     default:
       // alert-stale, offline-confirmed, offline-suppressed
       return `${observation.type} ${about(observation)}`;
   }
 }
 
-/** The alert as published, from the body subscribers get, with the SMS a fleet manager would get. */
+/**
+ * The alert as published, from the body subscribers get: where the vehicle was at the event (and
+ * where that came from) and its speed, with the SMS a fleet manager would get.
+ */
 function alertText(alert: ObservationOf<"alert-published">): string {
-  const { vehicleid, drivername, position } = alert.body as {
-    vehicleid?: string | null;
-    drivername?: string | null;
-    position?: { lat?: number; lng?: number } | null;
-  };
-  const place =
-    position?.lat !== undefined && position.lng !== undefined
-      ? `${position.lat.toFixed(4)},${position.lng.toFixed(4)}`
-      : "position unknown";
-  return `ALERT [${alert.severity}] ${alert.rule} #${alert.serialno} ${vehicleid || "unknown vehicle"} (${drivername || "no driver"}) at ${place}\n         SMS: ${alert.sms}`;
+  const { vehicleid, drivername, position, speedKmh } = alert.body;
+  const place = position
+    ? `${position.lat.toFixed(4)},${position.lng.toFixed(4)} (${position.source})`
+    : "position unknown";
+  const speed = speedKmh === null ? "speed unknown" : `${Math.round(speedKmh)} km/h`;
+  return `ALERT [${alert.severity}] ${alert.rule} #${alert.serialno} ${vehicleid || "unknown vehicle"} (${drivername || "no driver"}) at ${place}, ${speed}\n         SMS: ${alert.sms}`;
 }
 
 /** Short enough for a narrow terminal: suppressed counts repeats and Offline alerts alike. */

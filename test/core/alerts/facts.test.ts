@@ -1,7 +1,7 @@
 import { gatherFacts } from "@fleet-alerts/core/alerts";
 import { ruleSchema } from "@fleet-alerts/core/rules";
 import { describe, expect, it } from "vitest";
-import { context, eventAt, factsOf, fleetDevice, gsensor, offline } from "./fixtures.js";
+import { context, eventAt, factsOf, fleetDevice, gsensor, INCIDENT_AT_EVENT, offline } from "./fixtures.js";
 
 describe("alert facts", () => {
   it("gathers what every channel reads", () => {
@@ -27,11 +27,14 @@ describe("alert facts", () => {
       position: {
         lat: 52.52,
         lng: 13.405,
+        source: "last-known",
         url: "https://www.openstreetmap.org/?mlat=52.52000&mlon=13.40500#map=16/52.52000/13.40500",
         fixMs: Date.parse("2026-03-29T01:29:55Z"),
-        speedKmh: 81.6,
       },
       positionGap: undefined,
+      // The last fix was 5 s before the event: its speed is the speed at the event.
+      motion: { speedKmh: 81.6, headingDeg: 90, source: "last-known" },
+      speedLimitKmh: undefined,
       suppressedBefore: 3,
       confirmedOfflineMinutes: undefined,
       asSent: {
@@ -67,17 +70,28 @@ describe("alert facts", () => {
   });
 
   it.each([
-    ["no device status", undefined, false, "no device status was available"],
+    [
+      "no device status",
+      undefined,
+      false,
+      "the event had no coordinates, GPS history lookups are off, and no device status was available",
+    ],
     [
       "a device without a GPS fix",
       fleetDevice({ gpsdata: undefined }),
       true,
-      "the device reported no GPS fix",
+      "the event had no coordinates, GPS history lookups are off, and the device reported no GPS fix",
     ],
   ])("says why the position is unknown: %s", (_, device, deviceStatusKnown, positionGap) => {
     const facts = factsOf({ device });
     expect(facts).toMatchObject({ deviceStatusKnown, positionGap });
     expect(facts.position).toBeUndefined();
+  });
+
+  it("takes position, speed and heading from the incident context, not from the device's status", () => {
+    const facts = factsOf({ incident: INCIDENT_AT_EVENT, device: fleetDevice({ gpsdata: undefined }) });
+    expect(facts.position).toMatchObject({ lat: 52.52, lng: 13.405, source: "event" });
+    expect(facts.motion).toEqual({ speedKmh: 81.6, headingDeg: 90, source: "track" });
   });
 
   it("adds the confirmed offline duration to the headline", () => {

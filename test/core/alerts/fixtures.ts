@@ -1,4 +1,5 @@
 import { type AlertContext, type AlertFacts, gatherFacts } from "@fleet-alerts/core/alerts";
+import { type IncidentContext, resolveIncidentContext } from "@fleet-alerts/core/context";
 import { deviceEventSchema, type FleetDevice, fleetDeviceSchema } from "@fleet-alerts/core/devicecloud";
 import { DEFAULT_RULES, type Rule } from "@fleet-alerts/core/rules";
 
@@ -34,8 +35,18 @@ export function fleetDevice(overrides: Record<string, unknown> = {}): FleetDevic
   });
 }
 
+/** At the event: its own coordinates, speed and heading from the GPS track. */
+export const INCIDENT_AT_EVENT: IncidentContext = {
+  position: { lat: 52.52, lng: 13.405, source: "event", fixMs: Date.parse("2026-03-29T01:30:00.000Z") },
+  motion: { speedKmh: 81.6, headingDeg: 90, source: "track" },
+};
+
+/**
+ * An alert's context; unless `incident` is given, resolved as the poller would without a GPS
+ * history: the event has no coordinates, so the device's last fix (5 s before the event) places it.
+ */
 export function context(overrides: Partial<AlertContext> = {}): AlertContext {
-  return {
+  const base = {
     alertId: "main:1000123:gsensor",
     account: "main",
     event: eventAt("2026-03-29T01:30:00.000Z"),
@@ -44,6 +55,17 @@ export function context(overrides: Partial<AlertContext> = {}): AlertContext {
     device: fleetDevice(),
     fleetTimeZone: "Europe/Berlin",
     ...overrides,
+  };
+  return {
+    ...base,
+    incident:
+      overrides.incident ??
+      resolveIncidentContext({
+        event: base.event,
+        rule: base.rule,
+        device: base.device,
+        history: { status: "unavailable", reason: "disabled" },
+      }),
   };
 }
 

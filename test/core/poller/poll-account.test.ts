@@ -30,6 +30,7 @@ const SETTINGS: AccountSettings = {
   account: ACCOUNT,
   rules: RULES.map((rule) => ruleSchema.parse(rule)),
   fleetTimeZone: "Europe/Berlin",
+  gps: { speedUnit: "km/h", budgetMs: 1_000 },
 };
 const CODES = [13, 13, 16, 3, 0, 12, 13];
 

@@ -1,5 +1,6 @@
+import type { IncidentContext, IncidentMotion, IncidentPosition } from "../context/incident-context.js";
 import { eventCodeName } from "../devicecloud/codes.js";
-import type { FleetDevice, GpsData } from "../devicecloud/schemas/devices.js";
+import type { FleetDevice } from "../devicecloud/schemas/devices.js";
 import type { DeviceEvent } from "../devicecloud/schemas/events.js";
 import type { Rule, Severity } from "../rules/schema.js";
 import { singleLine } from "../text/alphabet.js";
@@ -15,20 +16,19 @@ export interface AlertContext {
   rule: Rule;
   /** Repeats suppressed by the cooldown since the previous alert of this rule for this device. */
   suppressedBefore: number;
-  /** The device's entry in the all-devices list, when it could be had. */
+  /** The device's entry in the all-devices list, when it could be had: vehicle and driver. */
   device?: FleetDevice;
+  /** Where the vehicle was and how it moved at the event (see context/incident-context.ts). */
+  incident: IncidentContext;
   /** IANA time zone in which the fleet's people read times, e.g. "Europe/Berlin". */
   fleetTimeZone: string;
   /** For an Offline alert sent only once the device had stayed offline this many minutes. */
   confirmedOfflineMinutes?: number;
 }
 
-export interface AlertPosition {
-  lat: number;
-  lng: number;
+/** The position at the event, with a map link. */
+export interface AlertPosition extends IncidentPosition {
   url: string;
-  fixMs: number;
-  speedKmh: number;
 }
 
 /**
@@ -58,9 +58,14 @@ export interface AlertFacts {
   driver?: string;
   /** Whether the device's entry in the all-devices list could be had. */
   deviceStatusKnown: boolean;
+  /** At the event, with its source: the event itself, the GPS track, or the last known fix. */
   position?: AlertPosition;
   /** Why the position is unknown, when it is. */
   positionGap?: string;
+  /** Speed and heading at the event, when they could be had. */
+  motion?: IncidentMotion;
+  /** For an OverSpeed: the limit the memo or the rule states. */
+  speedLimitKmh?: number;
   suppressedBefore: number;
   confirmedOfflineMinutes?: number;
   asSent: {
@@ -79,7 +84,7 @@ const OSM_ZOOM = 16;
  * `fleetTimeZone` is not an IANA time zone.
  */
 export function gatherFacts(context: AlertContext): AlertFacts {
-  const { event, rule, device, confirmedOfflineMinutes } = context;
+  const { event, rule, device, incident, confirmedOfflineMinutes } = context;
   const eventName = eventCodeName(event.appdevid);
   return {
     alertId: context.alertId,
@@ -100,13 +105,10 @@ export function gatherFacts(context: AlertContext): AlertFacts {
     vehicle: nonEmpty(singleLine(device?.vehicleid ?? "")),
     driver: nonEmpty(singleLine(device?.drivername ?? "")),
     deviceStatusKnown: device !== undefined,
-    position: device?.gpsdata && positionOf(device.gpsdata),
-    positionGap:
-      device === undefined
-        ? "no device status was available"
-        : device.gpsdata === undefined
-          ? "the device reported no GPS fix"
-          : undefined,
+    position: incident.position && withMapLink(incident.position),
+    positionGap: incident.positionGap,
+    motion: incident.motion,
+    speedLimitKmh: incident.speedLimitKmh,
     suppressedBefore: context.suppressedBefore,
     confirmedOfflineMinutes,
     asSent: {
@@ -118,14 +120,11 @@ export function gatherFacts(context: AlertContext): AlertFacts {
   };
 }
 
-function positionOf(gps: GpsData): AlertPosition {
-  const lat = gps.lat.toFixed(5);
-  const lng = gps.lng.toFixed(5);
+function withMapLink(position: IncidentPosition): AlertPosition {
+  const lat = position.lat.toFixed(5);
+  const lng = position.lng.toFixed(5);
   return {
-    lat: gps.lat,
-    lng: gps.lng,
+    ...position,
     url: `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}#map=${OSM_ZOOM}/${lat}/${lng}`,
-    fixMs: gps.time,
-    speedKmh: gps.speedInKmh,
   };
 }

@@ -1,18 +1,21 @@
+import type { IncidentContext } from "../context/incident-context.js";
 import type { FleetDevice } from "../devicecloud/schemas/devices.js";
 import type { DeviceEvent } from "../devicecloud/schemas/events.js";
 import type { Rule } from "../rules/schema.js";
 import { buildAlertMessage } from "./message.js";
 import { alertIdOf, type NewAlertRecord } from "./record.js";
 
-export interface NewAlertRecordInput {
+/** `pending`: to be published, its message rendered now, at the event's place; `stale`: recorded, never sent. */
+export type NewAlertRecordInput = AlertRecordBasis &
+  ({ status: "pending"; incident: IncidentContext } | { status: "stale" });
+
+interface AlertRecordBasis {
   account: string;
   event: DeviceEvent;
   rule: Rule;
-  /** `pending`: to be published (its message rendered now); `stale`: recorded, never sent. */
-  status: "pending" | "stale";
   /** Repeats suppressed by the cooldown since the previous alert of this rule and device. */
   suppressedBefore: number;
-  /** The device's entry in the all-devices list, when it could be had. */
+  /** The device's entry in the all-devices list, when it could be had: vehicle and driver. */
   device: FleetDevice | undefined;
   fleetTimeZone: string;
   /** For an Offline alert sent once the device had stayed offline this many minutes. */
@@ -25,7 +28,7 @@ export interface NewAlertRecordInput {
  * video, the evidence request with the event as received.
  */
 export function newAlertRecord(input: NewAlertRecordInput): NewAlertRecord {
-  const { account, event, rule, status } = input;
+  const { account, event, rule } = input;
   return {
     account,
     serialno: event.serialno,
@@ -34,8 +37,8 @@ export function newAlertRecord(input: NewAlertRecordInput): NewAlertRecord {
     appdevid: event.appdevid,
     eventtime: event.eventtime,
     severity: rule.severity,
-    status,
-    ...(status === "pending" && {
+    status: input.status,
+    ...(input.status === "pending" && {
       message: buildAlertMessage({
         alertId: alertIdOf(account, event.serialno, rule.id),
         account,
@@ -43,6 +46,7 @@ export function newAlertRecord(input: NewAlertRecordInput): NewAlertRecord {
         rule,
         suppressedBefore: input.suppressedBefore,
         device: input.device,
+        incident: input.incident,
         fleetTimeZone: input.fleetTimeZone,
         confirmedOfflineMinutes: input.confirmedOfflineMinutes,
       }),

@@ -20,3 +20,13 @@ export type GpsHistoryGap = (typeof GPS_HISTORY_GAPS)[number];
 export type GpsHistory =
   | { status: "ok"; track: TrackPoint[] }
   | { status: "unavailable"; reason: GpsHistoryGap };
+
+/** Each gap in words, for the people reading an alert. */
+export const GPS_HISTORY_GAP_TEXT: Record<GpsHistoryGap, string> = {
+  disabled: "GPS history lookups are off",
+  "over-budget": "the GPS history lookup ran out of time",
+  timeout: "the GPS history did not answer in time",
+  failed: "the GPS history request failed",
+  malformed: "the GPS history answer was malformed",
+  empty: "the GPS history had no points",
+};

@@ -4,7 +4,7 @@ import type { FleetDevice } from "../devicecloud/schemas/devices.js";
 import type { DeviceEvent } from "../devicecloud/schemas/events.js";
 import type { Rule } from "../rules/schema.js";
 import { eventCoordinates } from "./event-coordinates.js";
-import type { GpsHistory } from "./gps-history.js";
+import { GPS_HISTORY_GAP_TEXT, type GpsHistory } from "./gps-history.js";
 import { motionOnTrack, NEAREST_POINT_TOLERANCE_MS, positionOnTrack, type TrackPoint } from "./gps-track.js";
 import { readOverSpeedMemo } from "./overspeed-memo.js";
 
@@ -26,15 +26,19 @@ export interface IncidentPosition {
   method?: "interpolated" | "nearest";
 }
 
+export interface IncidentMotion {
+  speedKmh: number;
+  source: SpeedSource;
+  /** Degrees clockwise from north. */
+  headingDeg?: number;
+}
+
 /** Where the vehicle was and how it moved at the event, each with where it came from. */
 export interface IncidentContext {
   position?: IncidentPosition;
   /** Why the position is unknown, when it is. */
   positionGap?: string;
-  speedKmh?: number;
-  speedSource?: SpeedSource;
-  /** Degrees clockwise from north, from the GPS history. */
-  headingDeg?: number;
+  motion?: IncidentMotion;
   /** For an OverSpeed: the limit the event's memo states, else the rule's. */
   speedLimitKmh?: number;
 }
@@ -70,21 +74,10 @@ export function resolveIncidentContext({ event, rule, device, history }: Inciden
   else context.positionGap = gapOf(history, device);
 
   const motion = motionOnTrack(track, eventMs, overSpeed);
-  if (motion) {
-    Object.assign(context, {
-      speedKmh: motion.speedKmh,
-      headingDeg: motion.headingDeg,
-      speedSource: "track",
-    });
-  } else if (memo.speedKmh !== undefined) {
-    Object.assign(context, { speedKmh: memo.speedKmh, speedSource: "memo" });
-  } else if (fix && Math.abs(fix.time - eventMs) <= NEAREST_POINT_TOLERANCE_MS) {
-    Object.assign(context, {
-      speedKmh: fix.speedInKmh,
-      headingDeg: fix.trackingAngle,
-      speedSource: "last-known",
-    });
-  }
+  if (motion) context.motion = { ...motion, source: "track" };
+  else if (memo.speedKmh !== undefined) context.motion = { speedKmh: memo.speedKmh, source: "memo" };
+  else if (fix && Math.abs(fix.time - eventMs) <= NEAREST_POINT_TOLERANCE_MS)
+    context.motion = { speedKmh: fix.speedInKmh, headingDeg: fix.trackingAngle, source: "last-known" };
   const limit = memo.limitKmh ?? (overSpeed ? rule.speedLimitKmh : undefined);
   if (limit !== undefined) context.speedLimitKmh = limit;
   return context;
@@ -93,8 +86,8 @@ export function resolveIncidentContext({ event, rule, device, history }: Inciden
 function gapOf(history: GpsHistory, device: FleetDevice | undefined): string {
   const track =
     history.status === "ok"
-      ? "no GPS point near the event"
-      : `no GPS history (${history.reason.replace("-", " ")})`;
+      ? "the GPS history had no point near the event"
+      : GPS_HISTORY_GAP_TEXT[history.reason];
   const status = device === undefined ? "no device status was available" : "the device reported no GPS fix";
   return `the event had no coordinates, ${track}, and ${status}`;
 }

@@ -2,6 +2,8 @@ import { type DeliveryDependencies, deliverAlerts, queueEvidence } from "../aler
 import { newAlertRecord } from "../alerts/new-record.js";
 import type { AlertRecords } from "../alerts/ports.js";
 import { alertIdOf } from "../alerts/record.js";
+import { type GpsLookupSettings, lookUpGpsHistories } from "../context/gps-lookup.js";
+import { resolveIncidentContext } from "../context/incident-context.js";
 import { EVENT_CODES } from "../devicecloud/codes.js";
 import type { DeviceCloud } from "../devicecloud/ports.js";
 import type { RuleStates } from "../poller/ports.js";
@@ -22,6 +24,8 @@ export interface ConfirmDependencies extends DeliveryDependencies {
 export interface ConfirmSettings {
   rules: readonly Rule[];
   fleetTimeZone: string;
+  /** How the GPS history around the Offline event is looked up, for the alert's position. */
+  gps: GpsLookupSettings;
 }
 
 export type ConfirmOutcome = "requeued" | "not-pending" | "back-online" | "alerted" | "suppressed";
@@ -83,6 +87,10 @@ export async function confirmOffline(
       appdevid: EVENT_CODES.Offline,
       eventtime: job.eventtime,
     };
+    // The service logs Offline itself, without coordinates: the track up to the drop, else the
+    // last fix (for a device offline since, that is where it went offline).
+    const histories = await lookUpGpsHistories([event], deps.client, settings.gps);
+    const history = histories.get(job.deviceid) ?? { status: "unavailable", reason: "failed" };
     await deps.alerts.record(
       newAlertRecord({
         account: job.account,
@@ -91,6 +99,7 @@ export async function confirmOffline(
         status: "pending",
         suppressedBefore: outcome.decision.suppressedBefore,
         device,
+        incident: resolveIncidentContext({ event, rule, device, history }),
         fleetTimeZone: settings.fleetTimeZone,
         confirmedOfflineMinutes: rule.offlineForMinutes,
       }),

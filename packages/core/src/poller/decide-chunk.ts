@@ -1,6 +1,4 @@
-import { newAlertRecord } from "../alerts/new-record.js";
-import { alertIdOf, type NewAlertRecord } from "../alerts/record.js";
-import type { FleetDevice } from "../devicecloud/schemas/devices.js";
+import { alertIdOf } from "../alerts/record.js";
 import type { DeviceEvent } from "../devicecloud/schemas/events.js";
 import type { ObservationOf } from "../observer.js";
 import { evaluateEvent, type RuleState } from "../rules/evaluator.js";
@@ -12,11 +10,9 @@ import { RULE_STATE_FIELDS, stateKey } from "./rule-state.js";
 export interface ChunkInput {
   /** The chunk's events, in ascending serialno. */
   events: readonly DeviceEvent[];
-  settings: Pick<AccountSettings, "account" | "rules" | "fleetTimeZone">;
+  settings: Pick<AccountSettings, "account" | "rules">;
   /** The rule states as the chunk starts, by `stateKey(deviceid, ruleId)`. */
   states: ReadonlyMap<string, RuleState>;
-  /** Vehicle, driver and position per device id, for the alert messages (may be empty). */
-  fleet: ReadonlyMap<string, FleetDevice>;
   /** The business clock's time of the decision: event ages are measured against it. */
   nowMs: number;
 }
@@ -28,10 +24,19 @@ export type OfflineStep =
 
 export type ChunkObservation = ObservationOf<"alert-suppressed"> | ObservationOf<"alert-stale">;
 
+/** An alert to record: `pending` to be published, `stale` recorded only (the event came too late). */
+export interface ChunkAlert {
+  event: DeviceEvent;
+  rule: Rule;
+  status: "pending" | "stale";
+  /** Repeats suppressed by the cooldown since the previous alert of this rule and device. */
+  suppressedBefore: number;
+}
+
 /** Everything one chunk must do, decided before any of it is done. */
 export interface ChunkDecision {
-  /** New alert records (pending or stale), in event order. */
-  records: NewAlertRecord[];
+  /** The alerts to record, in event order (their records are built once their context is known). */
+  alerts: ChunkAlert[];
   offlineSteps: OfflineStep[];
   /** The last state of each rule and device the chunk changed, with the fields the poller owns. */
   states: RuleStateChange[];
@@ -49,11 +54,11 @@ const OFFLINE_RULE_FIELDS: readonly RuleStateField[] = ["seenSerialno"];
  * states and time always give the same decision. Each event sees the states the events before it
  * in the chunk left.
  */
-export function decideChunk({ events, settings, states, fleet, nowMs }: ChunkInput): ChunkDecision {
-  const { account, rules, fleetTimeZone } = settings;
+export function decideChunk({ events, settings, states, nowMs }: ChunkInput): ChunkDecision {
+  const { account, rules } = settings;
   const changed = new Map<string, RuleStateChange>();
   const decision: ChunkDecision = {
-    records: [],
+    alerts: [],
     offlineSteps: [],
     states: [],
     observations: [],
@@ -67,23 +72,18 @@ export function decideChunk({ events, settings, states, fleet, nowMs }: ChunkInp
     };
     const evaluation = evaluateEvent(event, rules, stateOf, nowMs);
     const ids = { account, serialno: event.serialno.toString(), deviceid: event.deviceid };
-    const record = (rule: Rule, status: "pending" | "stale", suppressedBefore: number) =>
-      newAlertRecord({
-        account,
-        event,
-        rule,
-        status,
-        suppressedBefore,
-        device: fleet.get(event.deviceid),
-        fleetTimeZone,
-      });
     for (const step of evaluation.decisions) {
       switch (step.kind) {
         case "alert":
-          decision.records.push(record(step.rule, "pending", step.suppressedBefore));
+          decision.alerts.push({
+            event,
+            rule: step.rule,
+            status: "pending",
+            suppressedBefore: step.suppressedBefore,
+          });
           break;
         case "stale":
-          decision.records.push(record(step.rule, "stale", 0));
+          decision.alerts.push({ event, rule: step.rule, status: "stale", suppressedBefore: 0 });
           decision.stale++;
           decision.observations.push({
             type: "alert-stale",

@@ -1,4 +1,5 @@
 import type { AlertPublisher, AlertRecords } from "../alerts/ports.js";
+import type { GpsLookupSettings } from "../context/gps-lookup.js";
 import type { AccountLease, Cursors } from "../cursor/ports.js";
 import type { DeviceCloud } from "../devicecloud/ports.js";
 import type { StructuredLogger } from "../logging.js";
@@ -44,6 +45,8 @@ export interface AccountSettings {
   account: string;
   rules: readonly Rule[];
   fleetTimeZone: string;
+  /** How the GPS history around alerts is looked up: the unit of its speeds, the time budget. */
+  gps: GpsLookupSettings;
   /** Where a first run starts instead of the newest event. */
   startSerialno?: bigint;
 }
@@ -62,4 +65,10 @@ export const POLL_COUNTS = [
   "offlineChecks",
   "offlineCancelled",
   "evidenceJobs",
+  "gpsLookups",
+  "gpsLookupsFailed",
+  "positionsFromEvent",
+  "positionsFromTrack",
+  "positionsLastKnown",
+  "positionsUnknown",
 ] as const;

@@ -3,6 +3,7 @@ import { deliverAlerts, queueEvidence } from "../alerts/delivery.js";
 import type { FleetDevice } from "../devicecloud/schemas/devices.js";
 import type { DeviceEvent } from "../devicecloud/schemas/events.js";
 import type { RuleState } from "../rules/evaluator.js";
+import { recordsOfChunk } from "./chunk-records.js";
 import { decideChunk } from "./decide-chunk.js";
 import {
   type AccountSettings,
@@ -25,6 +26,7 @@ interface Run {
   summary: PollSummary;
   cursor: bigint;
   states: Map<string, RuleState>;
+  /** Vehicle, driver and last status fix per device id, read once per run (may be empty). */
   fleet: ReadonlyMap<string, FleetDevice>;
 }
 
@@ -97,30 +99,25 @@ async function runChunk(run: Run, chunk: Chunk): Promise<Outcome | undefined> {
   const { account } = settings;
   const from = run.cursor;
   const nowMs = deps.now();
-  const decision = decideChunk({
-    events: chunk.events,
-    settings,
-    states: run.states,
-    fleet: run.fleet,
-    nowMs,
-  });
+  const decision = decideChunk({ events: chunk.events, settings, states: run.states, nowMs });
   summary.stale += decision.stale;
   summary.suppressed += decision.suppressed;
   for (const observation of decision.observations) deps.observer.observe(observation);
 
-  await Promise.all(decision.records.map((record) => deps.alerts.record(record, nowMs)));
+  const records = await recordsOfChunk(decision.alerts, run.fleet, settings, deps, summary);
+  await Promise.all(records.map((record) => deps.alerts.record(record, nowMs)));
   deps.checkpoint?.("alerts-recorded");
 
   // Publishing is driven by the records, not by this run's decisions: a replay publishes what an
   // earlier run recorded and did not get to send.
-  const records = await deliverAlerts(
+  const delivered = await deliverAlerts(
     await deps.alerts.inWindow(account, from, chunk.through),
     deps,
     summary,
   );
   deps.checkpoint?.("alerts-published");
 
-  await queueEvidence(records, deps, summary);
+  await queueEvidence(delivered, deps, summary);
   await sendOfflineSteps(account, decision.offlineSteps, deps, summary);
   deps.checkpoint?.("side-effects-sent");
 

@@ -1,7 +1,7 @@
 import { renderAttributes, stringAttributes } from "@fleet-alerts/core/alerts";
 import { ruleSchema } from "@fleet-alerts/core/rules";
 import { describe, expect, it } from "vitest";
-import { eventAt, factsOf } from "../fixtures.js";
+import { eventAt, factsOf, INCIDENT_AT_EVENT } from "../fixtures.js";
 
 describe("SNS message attributes", () => {
   it("has exactly the attributes that filter policies use", () => {
@@ -13,7 +13,15 @@ describe("SNS message attributes", () => {
       severity: { DataType: "String", StringValue: "critical" },
       event_code: { DataType: "Number", StringValue: "16" },
       deviceid: { DataType: "String", StringValue: "0012345678" },
+      position_source: { DataType: "String", StringValue: "last-known" },
     });
+  });
+
+  it("says where the position came from, or that it is unknown, for filter policies", () => {
+    const sourceOf = (overrides: Parameters<typeof factsOf>[0]) =>
+      renderAttributes(factsOf(overrides)).position_source?.StringValue;
+    expect(sourceOf({ incident: INCIDENT_AT_EVENT })).toBe("event");
+    expect(sourceOf({ device: undefined })).toBe("unknown");
   });
 
   it("carries an event code outside the spec's table as a number", () => {

@@ -1,11 +1,21 @@
 import { renderEmail } from "@fleet-alerts/core/alerts";
+import type { IncidentContext } from "@fleet-alerts/core/context";
 import { ruleSchema } from "@fleet-alerts/core/rules";
 import { describe, expect, it } from "vitest";
-import { AWKWARD_NAMES, awkwardTitle, eventAt, factsAt, factsOf, fleetDevice, offline } from "../fixtures.js";
+import {
+  AWKWARD_NAMES,
+  awkwardTitle,
+  eventAt,
+  factsAt,
+  factsOf,
+  fleetDevice,
+  INCIDENT_AT_EVENT,
+  offline,
+} from "../fixtures.js";
 
 describe("email: the usual case", () => {
   it("tells the whole story in the email", () => {
-    expect(renderEmail(factsOf({ suppressedBefore: 3 }))).toBe(
+    expect(renderEmail(factsOf({ suppressedBefore: 3, incident: INCIDENT_AT_EVENT }))).toBe(
       [
         "CRITICAL: GSensor on vehicle TRK-01 (driver Ada Lovelace).",
         "",
@@ -15,9 +25,10 @@ describe("email: the usual case", () => {
         "Device ID:  0012345678",
         "Time:       2026-03-29 03:30:00 Europe/Berlin (UTC+02:00)",
         "            2026-03-29 01:30:00 UTC",
-        "Position:   52.52000, 13.40500 (last GPS fix 2026-03-29 03:29:55 UTC+2, 5 s before the event)",
+        "Position:   52.52000, 13.40500 (reported with the event)",
         "Map:        https://www.openstreetmap.org/?mlat=52.52000&mlon=13.40500#map=16/52.52000/13.40500",
-        "Speed:      82 km/h at that fix",
+        "Speed:      82 km/h at the event (GPS track)",
+        "Heading:    90 degrees (E)",
         "Serial no.: 1000123",
         "Rule:       gsensor - G-sensor triggered: harsh braking, impact or collision",
         "Severity:   critical",
@@ -45,7 +56,7 @@ describe("email: names as they are", () => {
       const email = renderEmail(
         factsOf({ device: fleetDevice({ vehicleid, drivername }), suppressedBefore: 12 }),
       );
-      expect(email.split("\n")).toHaveLength(21);
+      expect(email.split("\n")).toHaveLength(22);
     });
   }
 
@@ -96,9 +107,12 @@ describe("email: missing enrichment", () => {
     expect(email).toContain("CRITICAL: GSensor on device 0012345678.\n");
     expect(email).toContain("Vehicle:    unknown (no device status was available)\n");
     expect(email).toContain("Driver:     unknown (no device status was available)\n");
-    expect(email).toContain("Position:   unknown (no device status was available)\n");
+    expect(email).toContain(
+      "Position:   unknown (the event had no coordinates, GPS history lookups are off, and no device status was available)\n",
+    );
     expect(email).not.toContain("Map:");
-    expect(email).not.toContain("Speed:");
+    expect(email).toContain("Speed:      unknown at the event (no GPS data near it)\n");
+    expect(email).not.toContain("Heading:");
   });
 
   it("works with a device that has no GPS fix and no names set", () => {
@@ -107,10 +121,12 @@ describe("email: missing enrichment", () => {
     );
     expect(email).toContain("Vehicle:    not set\n");
     expect(email).toContain("Driver:     not set\n");
-    expect(email).toContain("Position:   unknown (the device reported no GPS fix)\n");
+    expect(email).toContain(
+      "Position:   unknown (the event had no coordinates, GPS history lookups are off, and the device reported no GPS fix)\n",
+    );
   });
 
-  it("says when the last fix was, with its own offset, and how long before or after the event", () => {
+  it("labels a last known position with its distance in time from the event, and its own offset", () => {
     const fixAt = (time: string, lat: number, lng: number) =>
       renderEmail(
         factsOf({
@@ -120,10 +136,40 @@ describe("email: missing enrichment", () => {
         }),
       );
     expect(fixAt("2026-03-29T00:28:00Z", -33.8688, 151.2093)).toContain(
-      "Position:   -33.86880, 151.20930 (last GPS fix 2026-03-29 01:28:00 UTC+1, 1 h 2 min before the event)\n",
+      "Position:   -33.86880, 151.20930 (last known position, 1 h 2 min before the event; GPS fix of 2026-03-29 01:28:00 UTC+1)\n",
     );
-    expect(fixAt("2026-03-29T01:30:00.400Z", 1, 2)).toContain("UTC+2, at the time of the event)");
-    expect(fixAt("2026-03-29T01:30:45Z", 1, 2)).toContain("UTC+2, 45 s after the event)");
+    expect(fixAt("2026-03-29T00:28:00Z", 1, 2)).toContain("Speed:      unknown at the event");
+    expect(fixAt("2026-03-29T01:30:00.400Z", 1, 2)).toContain(
+      "(last known position, at the time of the event;",
+    );
+    expect(fixAt("2026-03-29T01:30:45Z", 1, 2)).toContain("(last known position, 45 s after the event;");
+  });
+});
+
+describe("email: position, speed and heading at the event", () => {
+  const eventMs = Date.parse("2026-03-29T01:30:00Z");
+  const emailWith = (incident: IncidentContext) => renderEmail(factsOf({ incident }));
+
+  it("says a track position was interpolated to the event time, or how far the nearest point was", () => {
+    const track = { lat: 52.5, lng: 13.4, source: "track" } as const;
+    expect(emailWith({ position: { ...track, fixMs: eventMs, method: "interpolated" } })).toContain(
+      "Position:   52.50000, 13.40000 (GPS track, at the time of the event)\n",
+    );
+    expect(emailWith({ position: { ...track, fixMs: eventMs - 12_000, method: "nearest" } })).toContain(
+      "Position:   52.50000, 13.40000 (GPS track, nearest point 12 s before the event)\n",
+    );
+  });
+
+  it("gives an OverSpeed's speed with its limit, and says where the speed came from", () => {
+    expect(
+      emailWith({ motion: { speedKmh: 97.4, source: "track", headingDeg: 181 }, speedLimitKmh: 80 }),
+    ).toContain("Speed:      97 km/h at the event (GPS track), limit 80 km/h\nHeading:    181 degrees (S)\n");
+    expect(emailWith({ motion: { speedKmh: 92.3, source: "memo" } })).toContain(
+      "Speed:      92 km/h at the event (as the device reported it with the event)\n",
+    );
+    expect(emailWith({ speedLimitKmh: 80 })).toContain(
+      "Speed:      unknown at the event (no GPS data near it), limit 80 km/h\n",
+    );
   });
 });
 

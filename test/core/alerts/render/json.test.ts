@@ -20,13 +20,18 @@ describe("JSON body", () => {
       eventtime: "2026-03-29T01:30:00.000Z",
       vehicleid: "TRK-01",
       drivername: "Ada Lovelace",
+      // No coordinates with the event, no GPS history: the last fix, 5 s before the event.
       position: {
         lat: 52.52,
         lng: 13.405,
-        url: "https://www.openstreetmap.org/?mlat=52.52000&mlon=13.40500#map=16/52.52000/13.40500",
+        source: "last-known",
         fixtime: "2026-03-29T01:29:55.000Z",
+        url: "https://www.openstreetmap.org/?mlat=52.52000&mlon=13.40500#map=16/52.52000/13.40500",
       },
       speedKmh: 81.6,
+      speedSource: "last-known",
+      headingDeg: 90,
+      speedLimitKmh: null,
       evidence: { channels: [1, 2], secondsBefore: 15, secondsAfter: 15 },
       suppressedBefore: 3,
       confirmedOfflineMinutes: null,
@@ -52,6 +57,25 @@ describe("JSON body", () => {
       drivername: null,
       position: null,
       speedKmh: null,
+      speedSource: null,
+      headingDeg: null,
+    });
+  });
+
+  it("says where the position came from, and gives speed, heading and limit at the event", () => {
+    const body = bodyOf({
+      incident: {
+        position: { lat: 48.1, lng: 11.5, source: "track", fixMs: Date.parse("2026-03-29T01:30:00Z") },
+        motion: { speedKmh: 97.44, source: "track", headingDeg: 181.5 },
+        speedLimitKmh: 80,
+      },
+    });
+    expect(body).toMatchObject({
+      position: { lat: 48.1, lng: 11.5, source: "track", fixtime: "2026-03-29T01:30:00.000Z" },
+      speedKmh: 97.4,
+      speedSource: "track",
+      headingDeg: 181.5,
+      speedLimitKmh: 80,
     });
   });
 

@@ -1,4 +1,5 @@
 import { renderSms } from "@fleet-alerts/core/alerts";
+import type { IncidentContext } from "@fleet-alerts/core/context";
 import { ruleSchema } from "@fleet-alerts/core/rules";
 import { describe, expect, it } from "vitest";
 import {
@@ -9,12 +10,18 @@ import {
   factsOf,
   fleetDevice,
   GSM_SAFE_ASCII,
+  INCIDENT_AT_EVENT,
   offline,
+  overspeed,
 } from "../fixtures.js";
+
+/** Facts at the event's own place, with the speed from the GPS track. */
+const atEvent = (overrides: Parameters<typeof factsOf>[0] = {}) =>
+  factsOf({ incident: INCIDENT_AT_EVENT, ...overrides });
 
 describe("SMS: the usual case", () => {
   it("has an SMS with the essentials first and the extras after", () => {
-    expect(renderSms(factsOf({ suppressedBefore: 3 }))).toBe(
+    expect(renderSms(atEvent({ suppressedBefore: 3 }))).toBe(
       "CRITICAL GSensor - TRK-01 (Ada Lovelace) 29 Mar 03:30 UTC+2, at 52.5200,13.4050, 82 km/h, 3 repeats suppressed",
     );
   });
@@ -25,7 +32,7 @@ describe("SMS: one GSM-7 segment", () => {
     const [vehicleid, drivername] = names;
     it(`fits ${awkwardTitle(names)}`, () => {
       const sms = renderSms(
-        factsOf({ device: fleetDevice({ vehicleid, drivername }), suppressedBefore: 12 }),
+        atEvent({ device: fleetDevice({ vehicleid, drivername }), suppressedBefore: 12 }),
       );
       expect(sms).toMatch(GSM_SAFE_ASCII);
       expect(sms.length).toBeLessThanOrEqual(160);
@@ -37,19 +44,19 @@ describe("SMS: one GSM-7 segment", () => {
 
   it("transliterates accented Latin letters and typographic punctuation", () => {
     const sms = renderSms(
-      factsOf({ device: fleetDevice({ vehicleid: "Nürnberg–Süd", drivername: "Zoë „Łukasiewicz“ Straße" }) }),
+      atEvent({ device: fleetDevice({ vehicleid: "Nürnberg–Süd", drivername: "Zoë „Łukasiewicz“ Straße" }) }),
     );
     expect(sms).toMatch(/^CRITICAL GSensor - Nurnberg-Sud \(Zoe "Lukasiewicz" Strasse\) 29 Mar/);
   });
 
   it("falls back to the device id when no letter of the vehicle's name survives, and drops such a driver", () => {
-    const sms = renderSms(factsOf({ device: fleetDevice({ vehicleid: "Фура", drivername: "Иван" }) }));
+    const sms = renderSms(atEvent({ device: fleetDevice({ vehicleid: "Фура", drivername: "Иван" }) }));
     expect(sms).toMatch(/^CRITICAL GSensor - device 0012345678 29 Mar 03:30 UTC\+2, /);
   });
 
   it("cuts long names with an ellipsis, sharing the room between vehicle and driver", () => {
     const sms = renderSms(
-      factsOf({ device: fleetDevice({ vehicleid: "V".repeat(500), drivername: "D".repeat(500) }) }),
+      atEvent({ device: fleetDevice({ vehicleid: "V".repeat(500), drivername: "D".repeat(500) }) }),
     );
     expect(sms).toHaveLength(160);
     expect(sms).toMatch(
@@ -60,7 +67,7 @@ describe("SMS: one GSM-7 segment", () => {
   it("leaves out extras that do not fit whole, rather than cutting them", () => {
     const vehicleid = "V".repeat(78); // leaves room for the speed but not for the repeats
     const sms = renderSms(
-      factsOf({ device: fleetDevice({ vehicleid, drivername: "" }), suppressedBefore: 3 }),
+      atEvent({ device: fleetDevice({ vehicleid, drivername: "" }), suppressedBefore: 3 }),
     );
     expect(sms).toBe(`CRITICAL GSensor - ${vehicleid} 29 Mar 03:30 UTC+2, at 52.5200,13.4050, 82 km/h`);
   });
@@ -95,17 +102,54 @@ describe("SMS: missing enrichment", () => {
     const facts = factsOf({ device: fleetDevice({ gpsdata: undefined, vehicleid: " ", drivername: "" }) });
     expect(renderSms(facts)).toContain(", position unknown");
   });
+
+  it("says a position is only the last known one when it is not the event's", () => {
+    expect(renderSms(factsOf())).toBe(
+      "CRITICAL GSensor - TRK-01 (Ada Lovelace) 29 Mar 03:30 UTC+2, last known 52.5200,13.4050, 82 km/h",
+    );
+  });
+});
+
+describe("SMS: OverSpeed", () => {
+  const overSpeedAt = (incident: IncidentContext, vehicleid = "TRK-01") =>
+    renderSms(
+      factsOf({
+        rule: overspeed,
+        event: eventAt("2026-03-29T01:30:00Z", { appdevid: 13 }),
+        device: fleetDevice({ vehicleid }),
+        incident,
+      }),
+    );
+
+  it("shows the speed at the event first, with the limit", () => {
+    const incident = {
+      ...INCIDENT_AT_EVENT,
+      motion: { speedKmh: 97.4, source: "track" },
+      speedLimitKmh: 80,
+    } as const;
+    expect(overSpeedAt(incident)).toBe(
+      "WARNING OverSpeed 97 km/h (limit 80) - TRK-01 (Ada Lovelace) 29 Mar 03:30 UTC+2, at 52.5200,13.4050",
+    );
+    // Long names give way; the speed does not.
+    const long = overSpeedAt(incident, "V".repeat(300));
+    expect(long).toHaveLength(160);
+    expect(long).toMatch(/^WARNING OverSpeed 97 km\/h \(limit 80\) - V+\.\.\. /);
+  });
+
+  it("says nothing of a speed it does not know", () => {
+    expect(overSpeedAt({ position: INCIDENT_AT_EVENT.position })).toMatch(/^WARNING OverSpeed - TRK-01 /);
+  });
 });
 
 describe("SMS: events and repeats", () => {
   it("names an event code outside the spec's table readably", () => {
     const rule = ruleSchema.parse({ id: "odd", events: [77], severity: "info" });
-    const facts = factsOf({ rule, event: eventAt("2026-03-29T01:30:00Z", { appdevid: 77 }) });
+    const facts = atEvent({ rule, event: eventAt("2026-03-29T01:30:00Z", { appdevid: 77 }) });
     expect(renderSms(facts)).toMatch(/^INFO Unknown event 77 - TRK-01/);
   });
 
   it("confirms a sustained Offline", () => {
-    const facts = factsOf({
+    const facts = atEvent({
       rule: offline,
       alertId: "main:1000123:offline",
       event: eventAt("2026-03-29T01:30:00Z", { appdevid: 3 }),
@@ -117,7 +161,7 @@ describe("SMS: events and repeats", () => {
   });
 
   it("mentions suppressed repeats only when there were some, in the right number", () => {
-    expect(renderSms(factsOf({ suppressedBefore: 0 }))).not.toContain("suppressed");
-    expect(renderSms(factsOf({ suppressedBefore: 1 }))).toMatch(/, 1 repeat suppressed$/);
+    expect(renderSms(atEvent({ suppressedBefore: 0 }))).not.toContain("suppressed");
+    expect(renderSms(atEvent({ suppressedBefore: 1 }))).toMatch(/, 1 repeat suppressed$/);
   });
 });

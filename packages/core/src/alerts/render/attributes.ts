@@ -22,6 +22,7 @@ export function renderAttributes(facts: AlertFacts): Record<string, SnsMessageAt
       rule: facts.ruleId,
       severity: facts.severity,
       deviceid: facts.asSent.deviceid,
+      position_source: facts.position?.source ?? "unknown",
     }),
     event_code: { DataType: "Number", StringValue: String(facts.eventCode) },
   };

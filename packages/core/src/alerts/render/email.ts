@@ -3,7 +3,7 @@ import { formatDuration } from "../../rules/duration.js";
 import type { Rule } from "../../rules/schema.js";
 import { utcTime } from "../../text/fleet-clock.js";
 import { listInWords, plural } from "../../text/words.js";
-import type { AlertFacts } from "../facts.js";
+import type { AlertFacts, AlertPosition } from "../facts.js";
 
 /** The plain-text email body: the full story, with the names as they are (but on one line each). */
 export function renderEmail(facts: AlertFacts): string {
@@ -55,16 +55,52 @@ function describeEventCode(code: number): string {
 
 function positionFields(facts: AlertFacts): string[] {
   const { position } = facts;
-  if (position === undefined) return [field("Position", `unknown (${facts.positionGap})`)];
-  const fixAge = relativeTo(position.fixMs - facts.eventMs);
   return [
-    field(
-      "Position",
-      `${position.lat.toFixed(5)}, ${position.lng.toFixed(5)} (last GPS fix ${facts.clock.dateTime(position.fixMs)}, ${fixAge})`,
-    ),
-    field("Map", position.url),
-    field("Speed", `${Math.round(position.speedKmh)} km/h at that fix`),
+    position === undefined
+      ? field("Position", `unknown (${facts.positionGap})`)
+      : field(
+          "Position",
+          `${position.lat.toFixed(5)}, ${position.lng.toFixed(5)} (${whereFrom(facts, position)})`,
+        ),
+    ...(position ? [field("Map", position.url)] : []),
+    field("Speed", speedAtEvent(facts)),
+    ...(facts.motion?.headingDeg === undefined
+      ? []
+      : [field("Heading", headingText(facts.motion.headingDeg))]),
   ];
+}
+
+function whereFrom(facts: AlertFacts, position: AlertPosition): string {
+  const offset = relativeTo(position.fixMs - facts.eventMs);
+  switch (position.source) {
+    case "event":
+      return "reported with the event";
+    case "track":
+      return position.method === "nearest"
+        ? `GPS track, nearest point ${offset}`
+        : "GPS track, at the time of the event";
+    case "last-known":
+      return `last known position, ${offset}; GPS fix of ${facts.clock.dateTime(position.fixMs)}`;
+  }
+}
+
+const SPEED_FROM = {
+  track: "GPS track",
+  memo: "as the device reported it with the event",
+  "last-known": "last GPS fix, within 30 s of the event",
+} as const;
+
+function speedAtEvent({ motion, speedLimitKmh }: AlertFacts): string {
+  const limit = speedLimitKmh === undefined ? "" : `, limit ${Math.round(speedLimitKmh)} km/h`;
+  if (motion === undefined) return `unknown at the event (no GPS data near it)${limit}`;
+  return `${Math.round(motion.speedKmh)} km/h at the event (${SPEED_FROM[motion.source]})${limit}`;
+}
+
+const COMPASS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"] as const;
+
+function headingText(degrees: number): string {
+  const normalized = ((degrees % 360) + 360) % 360;
+  return `${Math.round(normalized)} degrees (${COMPASS[Math.round(normalized / 45) % 8]})`;
 }
 
 function relativeTo(offsetMs: number): string {

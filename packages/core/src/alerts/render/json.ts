@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { POSITION_SOURCES, SPEED_SOURCES } from "../../context/incident-context.js";
 import { isoTimestampSchema } from "../../devicecloud/schemas/common.js";
 import { severitySchema } from "../../rules/schema.js";
 import type { AlertFacts } from "../facts.js";
@@ -22,10 +23,26 @@ export const alertBodySchema = z.object({
   eventtime: isoTimestampSchema,
   vehicleid: z.string().nullable(),
   drivername: z.string().nullable(),
+  /**
+   * Where the vehicle was at the event, and where that came from: the event's own coordinates, the
+   * GPS track at the event time, or the last known fix (`fixtime` then says how far from the event).
+   */
   position: z
-    .object({ lat: z.number(), lng: z.number(), url: z.string(), fixtime: z.iso.datetime() })
+    .object({
+      lat: z.number(),
+      lng: z.number(),
+      source: z.enum(POSITION_SOURCES),
+      fixtime: z.iso.datetime(),
+      url: z.string(),
+    })
     .nullable(),
+  /** At the event, from the GPS track (or an OverSpeed's memo, or a fix taken at the event). */
   speedKmh: z.number().nullable(),
+  speedSource: z.enum(SPEED_SOURCES).nullable(),
+  /** Degrees clockwise from north, at the event. */
+  headingDeg: z.number().nullable(),
+  /** For an OverSpeed: the limit the event's memo or the rule states. */
+  speedLimitKmh: z.number().nullable(),
   evidence: z
     .object({
       channels: z.array(z.number().int()),
@@ -40,7 +57,7 @@ export type AlertBody = z.output<typeof alertBodySchema>;
 
 /** The structured alert as JSON; the device's texts as the service sent them. */
 export function renderJson(facts: AlertFacts): string {
-  const { position, evidence } = facts;
+  const { position, motion, evidence } = facts;
   const body: AlertBody = {
     kind: "alert",
     alertId: facts.alertId,
@@ -58,11 +75,15 @@ export function renderJson(facts: AlertFacts): string {
       ? {
           lat: position.lat,
           lng: position.lng,
-          url: position.url,
+          source: position.source,
           fixtime: new Date(position.fixMs).toISOString(),
+          url: position.url,
         }
       : null,
-    speedKmh: position?.speedKmh ?? null,
+    speedKmh: motion ? roundTo(motion.speedKmh, 1) : null,
+    speedSource: motion?.source ?? null,
+    headingDeg: motion?.headingDeg ?? null,
+    speedLimitKmh: facts.speedLimitKmh ?? null,
     evidence: evidence
       ? {
           channels: evidence.channels,
@@ -74,4 +95,9 @@ export function renderJson(facts: AlertFacts): string {
     confirmedOfflineMinutes: facts.confirmedOfflineMinutes ?? null,
   };
   return JSON.stringify(body);
+}
+
+function roundTo(value: number, decimals: number): number {
+  const factor = 10 ** decimals;
+  return Math.round(value * factor) / factor;
 }

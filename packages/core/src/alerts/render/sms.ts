@@ -1,3 +1,4 @@
+import { EVENT_CODES } from "../../devicecloud/codes.js";
 import { SMS_SEGMENT_LENGTH, toGsm } from "../../text/alphabet.js";
 import { fitLine } from "../../text/fit.js";
 import { plural } from "../../text/words.js";
@@ -5,17 +6,17 @@ import type { AlertFacts } from "../facts.js";
 import { whoIn } from "./who.js";
 
 /**
- * One SMS segment, most important first: severity, event, vehicle, driver, local time, position;
- * then extras if room.
+ * One SMS segment, most important first: severity, event (an OverSpeed with its speed and limit),
+ * vehicle, driver, local time, position at the event; then extras if room.
  */
 export function renderSms(facts: AlertFacts): string {
-  const head = `${facts.severity.toUpperCase()} ${toGsm(facts.headline)} - `;
-  const where = facts.position
-    ? `at ${facts.position.lat.toFixed(4)},${facts.position.lng.toFixed(4)}`
-    : "position unknown";
-  const tail = ` ${facts.clock.short(facts.eventMs)}, ${where}`;
+  const speed = facts.motion && `${Math.round(facts.motion.speedKmh)} km/h`;
+  const overSpeed = facts.eventCode === EVENT_CODES.OverSpeed && speed !== undefined;
+  const limit = facts.speedLimitKmh === undefined ? "" : ` (limit ${Math.round(facts.speedLimitKmh)})`;
+  const head = `${facts.severity.toUpperCase()} ${toGsm(facts.headline)}${overSpeed ? ` ${speed}${limit}` : ""} - `;
+  const tail = ` ${facts.clock.short(facts.eventMs)}, ${whereIn(facts)}`;
   const extras = [
-    facts.position && `${Math.round(facts.position.speedKmh)} km/h`,
+    !overSpeed && speed,
     facts.suppressedBefore > 0 && `${plural(facts.suppressedBefore, "repeat")} suppressed`,
   ];
   let sms = fitLine({ head, ...whoIn(facts, toGsm), tail }, SMS_SEGMENT_LENGTH);
@@ -24,4 +25,11 @@ export function renderSms(facts: AlertFacts): string {
     if (extra && sms.length + 2 + extra.length <= SMS_SEGMENT_LENGTH) sms += `, ${extra}`;
   }
   return sms;
+}
+
+/** A last known fix may be far from the event: it says so, where the event's own place does not. */
+function whereIn({ position }: AlertFacts): string {
+  if (position === undefined) return "position unknown";
+  const coordinates = `${position.lat.toFixed(4)},${position.lng.toFixed(4)}`;
+  return position.source === "last-known" ? `last known ${coordinates}` : `at ${coordinates}`;
 }
