@@ -1,4 +1,5 @@
 import type {
+  CallOptions,
   DeviceCloud,
   DeviceEvent,
   EventColumn,
@@ -32,6 +33,8 @@ export class FakeDeviceCloud implements DeviceCloud {
   readonly gpsRequests: GpsHistoryRequest[] = [];
   /** Set to make /api/gps fail. */
   gpsError: Error | undefined;
+  /** Set to make /api/gps answer nothing until the caller gives up (its signal aborts). */
+  gpsHangs = false;
 
   queryEvents(filter?: FilterWithoutColumns): Promise<EventQueryResult<DeviceEvent>>;
   queryEvents<C extends EventColumn>(
@@ -60,9 +63,15 @@ export class FakeDeviceCloud implements DeviceCloud {
     return structuredClone(this.devices);
   }
 
-  async gpsHistory(request: GpsHistoryRequest): Promise<GpsPoint[]> {
+  async gpsHistory(request: GpsHistoryRequest, options?: CallOptions): Promise<GpsPoint[]> {
     this.gpsRequests.push(request);
     if (this.gpsError) throw this.gpsError;
+    if (this.gpsHangs) {
+      // As the real client does: the caller's abort is passed through as its reason.
+      await new Promise((_resolve, reject) =>
+        options?.signal?.addEventListener("abort", () => reject(options.signal?.reason)),
+      );
+    }
     const { start, end } = request as { start: number; end: number };
     const points = this.gpsPoints.get(request.deviceid) ?? [];
     return structuredClone(points.filter((point) => point.time >= start && point.time <= end));

@@ -1,0 +1,72 @@
+import { lookUpGpsHistories } from "@fleet-alerts/core/context";
+import { DeviceCloudTimeoutError } from "@fleet-alerts/core/devicecloud";
+import { describe, expect, it } from "vitest";
+import { FakeDeviceCloud } from "../../support/fakes/index.js";
+
+const SETTINGS = { speedUnit: "km/h", budgetMs: 150 } as const;
+const at = (deviceid: string, iso: string) => ({ deviceid, eventtime: iso });
+
+describe("lookUpGpsHistories", () => {
+  it("asks once per device, over all its events plus 30 s either side", async () => {
+    const client = new FakeDeviceCloud();
+    client.gpsPoints.set("A", [{ time: 1_767_614_400, lat: 1, lng: 1, speed: 1, dir: 0 }]);
+    const histories = await lookUpGpsHistories(
+      [
+        at("A", "2026-01-05T12:00:00.000Z"),
+        at("B", "2026-01-05T12:00:10.000Z"),
+        at("A", "2026-01-05T12:05:00.500Z"),
+        at("A", "2026-01-05T11:59:00.000Z"),
+      ],
+      client,
+      SETTINGS,
+    );
+    expect(client.gpsRequests).toEqual([
+      {
+        deviceid: "A",
+        start: Date.parse("2026-01-05T11:58:30Z") / 1000,
+        end: Date.parse("2026-01-05T12:05:31Z") / 1000,
+      },
+      {
+        deviceid: "B",
+        start: Date.parse("2026-01-05T11:59:40Z") / 1000,
+        end: Date.parse("2026-01-05T12:00:40Z") / 1000,
+      },
+    ]);
+    expect(histories.get("A")).toMatchObject({ status: "ok", track: [{ timeMs: 1_767_614_400_000 }] });
+    expect(histories.get("B")).toEqual({ status: "unavailable", reason: "empty" });
+  });
+
+  it("gives up on a slow device at the budget, and skips the devices not reached by then", async () => {
+    const client = new FakeDeviceCloud();
+    client.gpsHangs = true;
+    const events = Array.from({ length: 12 }, (_, index) => at(`D${index}`, "2026-01-05T12:00:00Z"));
+    const histories = await lookUpGpsHistories(events, client, SETTINGS);
+    // Eight at a time: the first eight time out, the other four are never asked.
+    expect(client.gpsRequests).toHaveLength(8);
+    const reasonOf = (deviceid: string) => {
+      const history = histories.get(deviceid);
+      return history?.status === "unavailable" ? history.reason : history?.status;
+    };
+    expect(events.map((event) => reasonOf(event.deviceid))).toEqual([
+      ...Array(8).fill("timeout"),
+      ...Array(4).fill("over-budget"),
+    ]);
+  });
+
+  it("names the client's own time-out as a timeout", async () => {
+    const client = new FakeDeviceCloud();
+    client.gpsError = new DeviceCloudTimeoutError("gpsHistory", 10_000, 3);
+    const histories = await lookUpGpsHistories([at("A", "2026-01-05T12:00:00Z")], client, SETTINGS);
+    expect(histories.get("A")).toEqual({ status: "unavailable", reason: "timeout" });
+  });
+
+  it("asks nothing with a budget of 0", async () => {
+    const client = new FakeDeviceCloud();
+    const histories = await lookUpGpsHistories([at("A", "2026-01-05T12:00:00Z")], client, {
+      ...SETTINGS,
+      budgetMs: 0,
+    });
+    expect(client.gpsRequests).toEqual([]);
+    expect(histories.get("A")).toEqual({ status: "unavailable", reason: "disabled" });
+  });
+});
