@@ -9,7 +9,9 @@ const run = promisify(execFile);
 const SCRIPT = `
 import { publishPollMetrics } from "./packages/functions/src/observability.ts";
 publishPollMetrics({ account: "main", outcome: "caught-up", eventsRead: 12, alertsPublished: 3, alertsFailed: 0,
-  suppressed: 2, stale: 1, rejected: 1, offlineChecks: 0, offlineCancelled: 0, evidenceJobs: 1, lagSeconds: 7 }, 850);
+  suppressed: 2, stale: 1, rejected: 1, offlineChecks: 0, offlineCancelled: 0, evidenceJobs: 1,
+  gpsLookups: 2, gpsLookupsFailed: 1, positionsFromEvent: 1, positionsFromTrack: 1, positionsLastKnown: 1,
+  positionsUnknown: 0, lagSeconds: 7 }, 850);
 `;
 
 describe("poll metrics", () => {
@@ -37,6 +39,12 @@ describe("poll metrics", () => {
       EventsRejected: 1,
       CursorLagSeconds: 7,
       RunTime: 850,
+      GpsLookups: 2,
+      GpsLookupsFailed: 1,
+      PositionsFromEvent: 1,
+      PositionsFromTrack: 1,
+      PositionsLastKnown: 1,
+      PositionsUnknown: 0,
     });
     expect(directive?.Metrics).toContainEqual({ Name: "CursorLagSeconds", Unit: "Seconds" });
   });

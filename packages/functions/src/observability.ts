@@ -36,6 +36,14 @@ export function publishPollMetrics(summary: PollSummary, runMs: number): void {
   metrics.addMetric("EventsStale", MetricUnit.Count, summary.stale);
   metrics.addMetric("EventsRejected", MetricUnit.Count, summary.rejected);
   metrics.addMetric("EvidenceJobsQueued", MetricUnit.Count, summary.evidenceJobs);
+  // Where alert positions came from: a rise in LastKnown or Unknown, or in failed lookups, means
+  // alerts say less about where the vehicle was at the event.
+  metrics.addMetric("GpsLookups", MetricUnit.Count, summary.gpsLookups);
+  metrics.addMetric("GpsLookupsFailed", MetricUnit.Count, summary.gpsLookupsFailed);
+  metrics.addMetric("PositionsFromEvent", MetricUnit.Count, summary.positionsFromEvent);
+  metrics.addMetric("PositionsFromTrack", MetricUnit.Count, summary.positionsFromTrack);
+  metrics.addMetric("PositionsLastKnown", MetricUnit.Count, summary.positionsLastKnown);
+  metrics.addMetric("PositionsUnknown", MetricUnit.Count, summary.positionsUnknown);
   metrics.addMetric("CursorLagSeconds", MetricUnit.Seconds, summary.lagSeconds);
   metrics.addMetric("RunTime", MetricUnit.Milliseconds, runMs);
   metrics.publishStoredMetrics();
