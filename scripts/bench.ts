@@ -43,6 +43,10 @@ console.log(
 console.log(
   `   baseline, one Publish per alert: ${thousands(backlog.naiveAlertsPerSecond)} alerts/s   ${judge("Backlog", `${(backlog.alertsPerSecond / backlog.naiveAlertsPerSecond).toFixed(2)}x naive`, ">= 5x naive", backlog.alertsPerSecond >= 5 * backlog.naiveAlertsPerSecond)}`,
 );
+const contextCost = 1 - backlog.alertsPerSecond / backlog.withoutContext.alertsPerSecond;
+console.log(
+  `   with incident context (${thousands(backlog.gpsCalls)} /api/gps calls): ${thousands(backlog.alertsPerSecond)} alerts/s; without (lookups off): ${thousands(backlog.withoutContext.alertsPerSecond)} alerts/s in ${backlog.withoutContext.pipelineSeconds} s   ${judge("Backlog", `context costs ${(contextCost * 100).toFixed(1)}% of throughput`, "<= 20% of throughput", contextCost <= 0.2)}`,
+);
 console.log(
   `   baseline, the client alone reading the events: ${thousands(backlog.rawReadEventsPerSecond)} events/s`,
 );

@@ -3,9 +3,9 @@ import { PublishCommand } from "@aws-sdk/client-sns";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { DeviceCloudClient } from "@fleet-alerts/core/devicecloud";
 import { orderAfter } from "@fleet-alerts/core/poller";
-import { start } from "@fleet-alerts/simulator";
 import { createPollHandler } from "../../packages/functions/src/poll.js";
 import { startEmulators } from "../../packages/local/src/emulators.js";
+import { forkSimulator } from "./remote-simulator.js";
 
 export interface BacklogFigures {
   events: number;
@@ -21,19 +21,25 @@ export interface BacklogFigures {
   requests: Record<string, number>;
   /** A poll that finds nothing new: its duration and requests (what every scheduled run costs). */
   idlePoll: { milliseconds: number; requests: Record<string, number> };
+  /** The /api/gps calls the catch-up made to place its alerts at their events. */
+  gpsCalls: number;
+  /** The same backlog caught up by accounts whose GPS lookups are off (budget 0); seconds are means. */
+  withoutContext: { pipelineSeconds: number; alertsPerSecond: number };
 }
 
 const ACCOUNT = { username: "demo", password: "demo" };
 
 /**
  * A backlog of about 10,000 new events, about a quarter of them alerting, caught up by the real poll
- * handler on dynalite and fauxqs. Baselines in the same run: the client alone reading the same
- * events, and a naive loop publishing one alert per SNS Publish call.
+ * handler on dynalite and fauxqs (the mean of two catch-ups). Baselines in the same run: the same
+ * catch-up without incident context (accounts with /api/gps lookups off), the client alone reading
+ * the same events, and a naive loop publishing one alert per SNS Publish.
  */
 export async function measureBacklog(): Promise<BacklogFigures> {
-  // The services run in a process of their own: in AWS they never share the poller's CPU.
+  // The services, and the device cloud, run in processes of their own: in AWS they never share the
+  // poller's CPU.
   const emulators = await startEmulators({ separateProcess: true });
-  const simulator = await start({ seed: 7, devices: 60, historyHours: 1 });
+  const simulator = await forkSimulator({ seed: 7, devices: 60, historyHours: 1 });
   try {
     await mkdir(".build", { recursive: true });
     const rulesFile = `${process.cwd()}/.build/bench-rules.json`;
@@ -46,23 +52,35 @@ export async function measureBacklog(): Promise<BacklogFigures> {
         ],
       }),
     );
-    const env = {
-      ...emulators.env(),
-      DEVICE_CLOUD_ACCOUNTS: JSON.stringify([
-        { id: "bench", baseUrl: simulator.url, username: "demo", rulesFile },
-      ]),
-      DEVICE_CLOUD_PASSWORD: "demo",
+    const pollerOf = (account: Record<string, unknown>) =>
+      createPollHandler(
+        {
+          ...emulators.env(),
+          DEVICE_CLOUD_ACCOUNTS: JSON.stringify([
+            { baseUrl: simulator.url, username: "demo", rulesFile, ...account },
+          ]),
+          DEVICE_CLOUD_PASSWORD: "demo",
+        },
+        { logger: { info: () => undefined, warn: () => undefined, error: () => undefined } },
+      );
+    // The same backlog four times, each by an account with its own cursor: with incident context
+    // (GPS lookups on), without (off), without, with. The ABBA order cancels what drifts along a
+    // run (warm-up, the table growing), which otherwise favours whichever goes second.
+    const poll = pollerOf({ id: "bench" });
+    const pollers = {
+      with: [poll, pollerOf({ id: "bench-b" })],
+      without: [
+        pollerOf({ id: "bench-plain", gpsLookupBudgetMs: 0 }),
+        pollerOf({ id: "bench-plain-b", gpsLookupBudgetMs: 0 }),
+      ],
     };
-    const poll = createPollHandler(env, {
-      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
-    });
     const context = { getRemainingTimeInMillis: () => 600_000 };
     const [first] = await poll({}, context); // sets the cursor at the newest event
+    // The same for the other cursors.
+    for (const other of [...pollers.with.slice(1), ...pollers.without]) await other({}, context);
     const cursor = BigInt(first?.cursor ?? "0");
-    while (simulator.control.events().filter((event) => event.serialno > cursor).length < 10_000) {
-      simulator.control.advance(3_600_000);
-    }
-    const backlog = simulator.control.events().filter((event) => event.serialno > cursor);
+    while ((await simulator.eventsAfter(cursor)) < 10_000) await simulator.advance(3_600_000);
+    const backlog = await simulator.eventsAfter(cursor);
 
     const client = new DeviceCloudClient({ baseUrl: simulator.url, credentials: ACCOUNT });
     const readStarted = performance.now();
@@ -75,12 +93,25 @@ export async function measureBacklog(): Promise<BacklogFigures> {
     }
     const rawSeconds = (performance.now() - readStarted) / 1000;
 
-    const before = await emulators.requestCounts();
-    const started = performance.now();
-    const [summary] = await poll({}, context);
-    const pipelineSeconds = (performance.now() - started) / 1000;
-    const alerts = summary?.alertsPublished ?? 0;
-    const requests = difference(await emulators.requestCounts(), before);
+    const catchUp = async (handler: typeof poll) => {
+      const before = await emulators.requestCounts();
+      const gpsBefore = await simulator.gpsCalls();
+      const started = performance.now();
+      const [summary] = await handler({}, context);
+      return {
+        seconds: (performance.now() - started) / 1000,
+        alerts: summary?.alertsPublished ?? 0,
+        requests: difference(await emulators.requestCounts(), before),
+        gpsCalls: (await simulator.gpsCalls()) - gpsBefore,
+      };
+    };
+    const withA = await catchUp(pollers.with[0] as typeof poll);
+    const withoutA = await catchUp(pollers.without[0] as typeof poll);
+    const withoutB = await catchUp(pollers.without[1] as typeof poll);
+    const withB = await catchUp(pollers.with[1] as typeof poll);
+    const { alerts, requests, gpsCalls } = withA;
+    const pipelineSeconds = (withA.seconds + withB.seconds) / 2;
+    const plainSeconds = (withoutA.seconds + withoutB.seconds) / 2;
 
     const idleBefore = await emulators.requestCounts();
     const idleStarted = performance.now();
@@ -118,16 +149,21 @@ export async function measureBacklog(): Promise<BacklogFigures> {
     const putsSeconds = (performance.now() - putsStarted) / 1000;
 
     return {
-      events: backlog.length,
+      events: backlog,
       alerts,
       pipelineSeconds: Math.round(pipelineSeconds * 100) / 100,
-      eventsPerSecond: Math.round(backlog.length / pipelineSeconds),
+      eventsPerSecond: Math.round(backlog / pipelineSeconds),
       alertsPerSecond: Math.round(alerts / pipelineSeconds),
       rawReadEventsPerSecond: Math.round(read / rawSeconds),
       naiveAlertsPerSecond: Math.round(naiveCount / naiveSeconds),
       dynaliteConditionalPutsPerSecond: Math.round(puts / putsSeconds),
       requests,
       idlePoll,
+      gpsCalls,
+      withoutContext: {
+        pipelineSeconds: Math.round(plainSeconds * 100) / 100,
+        alertsPerSecond: Math.round(withoutA.alerts / plainSeconds),
+      },
     };
   } finally {
     await simulator.close();

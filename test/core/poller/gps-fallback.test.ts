@@ -6,7 +6,7 @@ import {
   type FleetDevice,
   type GpsPoint,
 } from "@fleet-alerts/core/devicecloud";
-import { type AccountSettings, type PollStep, pollAccount } from "@fleet-alerts/core/poller";
+import { type AccountSettings, pollAccount } from "@fleet-alerts/core/poller";
 import { ruleSchema } from "@fleet-alerts/core/rules";
 import { describe, expect, it } from "vitest";
 import { type FakeDeviceCloud, fakePollerDependencies } from "../../support/fakes/index.js";
@@ -111,19 +111,28 @@ describe("alert positions when the GPS history fails", () => {
   const failures: [string, (client: FakeDeviceCloud) => void, string][] = [
     [
       "an HTTP 500",
-      (client) => void (client.gpsError = new DeviceCloudHttpError("gpsHistory", 500, 3)),
+      (client) => {
+        client.gpsError = new DeviceCloudHttpError("gpsHistory", 500, 3);
+      },
       "failed",
     ],
-    ["no answer within the budget", (client) => void (client.gpsHangs = true), "timeout"],
+    [
+      "no answer within the budget",
+      (client) => {
+        client.gpsHangs = true;
+      },
+      "timeout",
+    ],
     ["an empty array", (client) => client.gpsPoints.clear(), "empty"],
     [
       "a malformed point",
-      (client) =>
-        void (client.gpsError = new DeviceCloudInvalidResponseError(
+      (client) => {
+        client.gpsError = new DeviceCloudInvalidResponseError(
           "gpsHistory",
           "response does not match the spec",
           [{ path: "3.time", message: "Invalid input: expected number, received undefined" }],
-        )),
+        );
+      },
       "malformed",
     ],
   ];
@@ -190,31 +199,32 @@ describe("alert positions when the GPS history fails", () => {
 });
 
 describe("the cost of positions", () => {
-  it("makes at most one /api/gps call per device with alerts in a chunk", async () => {
+  it("makes one /api/gps call per device with alerts in a chunk, covering that device's alerts in it", async () => {
     const fakes = fakePollerDependencies(NOW);
     const { client } = fakes.deps;
-    // 250 alerting events on 7 devices: three chunks of at most 100.
-    for (let index = 0; index < 250; index++)
-      client.events.push(event(BigInt(index + 1), `D${index % 7}`, 16, T(3000 - index * 10), {}));
+    // 250 alerting events on 7 devices: chunks of 100, 100 and 50.
+    const events = Array.from({ length: 250 }, (_, index) =>
+      event(BigInt(index + 1), `D${index % 7}`, 16, T(3000 - index * 10), {}),
+    );
+    client.events.push(...events);
     void fakes.deps.cursors.advance("main", undefined, 0n, NOW);
-    const perChunk: { calls: number; devices: number }[] = [];
-    let calls = 0;
-    let published = 0;
-    const checkpoint = (step: PollStep) => {
-      if (step !== "cursor-advanced") return;
-      const alerts = fakes.deps.publisher.accepted.slice(published);
-      perChunk.push({
-        calls: client.gpsRequests.length - calls,
-        devices: new Set(
-          alerts.map((alert) => alert.alertId.split(":")[1]).map((serial) => `D${(Number(serial) - 1) % 7}`),
-        ).size,
+    await pollAccount(SETTINGS, fakes.deps, Number.POSITIVE_INFINITY);
+
+    const expected = [0, 100, 200].flatMap((first) => {
+      const chunk = events.slice(first, first + 100);
+      return [...new Set(chunk.map((alert) => alert.deviceid))].map((deviceid) => {
+        const times = chunk
+          .filter((alert) => alert.deviceid === deviceid)
+          .map((alert) => Date.parse(alert.eventtime));
+        return {
+          deviceid,
+          start: Math.floor((Math.min(...times) - 30_000) / 1000),
+          end: Math.ceil((Math.max(...times) + 30_000) / 1000),
+        };
       });
-      calls = client.gpsRequests.length;
-      published = fakes.deps.publisher.accepted.length;
-    };
-    await pollAccount(SETTINGS, { ...fakes.deps, checkpoint }, Number.POSITIVE_INFINITY);
-    expect(perChunk).toHaveLength(3);
-    for (const chunk of perChunk) expect(chunk.calls).toBeLessThanOrEqual(chunk.devices);
-    expect(perChunk.map((chunk) => chunk.calls)).toEqual([7, 7, 7]);
+    });
+    const order = (requests: readonly object[]) => requests.map((request) => JSON.stringify(request)).sort();
+    expect(order(client.gpsRequests)).toEqual(order(expected));
+    expect(client.gpsRequests).toHaveLength(21);
   });
 });

@@ -24,6 +24,8 @@ export async function lookUpGpsHistories(
   events: readonly Pick<DeviceEvent, "deviceid" | "eventtime">[],
   client: Pick<DeviceCloud, "gpsHistory">,
   settings: GpsLookupSettings,
+  /** Ends the lookups early: the caller no longer needs them. */
+  cancel?: AbortSignal,
 ): Promise<Map<string, GpsHistory>> {
   const ranges = rangesByDevice(events);
   const histories = new Map<string, GpsHistory>();
@@ -32,7 +34,8 @@ export async function lookUpGpsHistories(
       histories.set(deviceid, { status: "unavailable", reason: "disabled" });
     return histories;
   }
-  const budget = AbortSignal.timeout(settings.budgetMs);
+  const timeout = AbortSignal.timeout(settings.budgetMs);
+  const budget = cancel ? AbortSignal.any([timeout, cancel]) : timeout;
   const queue = [...ranges];
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {

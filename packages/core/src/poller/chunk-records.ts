@@ -4,8 +4,11 @@ import type { GpsHistory } from "../context/gps-history.js";
 import { lookUpGpsHistories } from "../context/gps-lookup.js";
 import { type IncidentContext, resolveIncidentContext } from "../context/incident-context.js";
 import type { FleetDevice } from "../devicecloud/schemas/devices.js";
-import type { ChunkAlert } from "./decide-chunk.js";
+import type { RuleState } from "../rules/evaluator.js";
+import { type ChunkDecision, decideChunk } from "./decide-chunk.js";
 import type { AccountSettings, PollerDependencies, PollSummary } from "./dependencies.js";
+import type { Chunk } from "./page-reader.js";
+import { stateKey } from "./rule-state.js";
 
 type ContextCounts = Pick<
   PollSummary,
@@ -17,25 +20,63 @@ type ContextCounts = Pick<
   | "positionsUnknown"
 >;
 
+/** A chunk decided, with the GPS lookups for its pending alerts under way. */
+export interface ChunkPlan {
+  decision: ChunkDecision;
+  histories: Promise<Map<string, GpsHistory>>;
+  /** Ends the lookups: the run stops before this chunk. */
+  cancel(): void;
+}
+
+/** What deciding a chunk reads: the rule states as the chunk starts, by `stateKey`. */
+export type StatesAtStart = Pick<ReadonlyMap<string, RuleState>, "get">;
+
 /**
- * The records of a chunk's alerts, each pending one rendered with where the vehicle was and how
- * fast it went at its event: one /api/gps lookup per device with pending alerts, inside the
- * account's time budget. A device without a track gets the next best position; its alerts are
- * recorded all the same (stale ones need no context: they are never sent).
+ * Decides a chunk and starts the /api/gps lookups its pending alerts need: one per device with
+ * pending alerts, inside the account's time budget. The poller plans the next chunk while this one
+ * is written, so the lookups overlap the writes.
  */
-export async function recordsOfChunk(
-  alerts: readonly ChunkAlert[],
-  fleet: ReadonlyMap<string, FleetDevice>,
+export function planChunk(
+  chunk: Chunk,
+  states: StatesAtStart,
   settings: AccountSettings,
-  deps: Pick<PollerDependencies, "client" | "observer">,
-  counts: ContextCounts,
-): Promise<NewAlertRecord[]> {
-  const pending = alerts.filter((alert) => alert.status === "pending");
-  const histories = await lookUpGpsHistories(
+  deps: Pick<PollerDependencies, "client" | "now">,
+): ChunkPlan {
+  const decision = decideChunk({ events: chunk.events, settings, states, nowMs: deps.now() });
+  const pending = decision.alerts.filter((alert) => alert.status === "pending");
+  const cancel = new AbortController();
+  const histories = lookUpGpsHistories(
     pending.map((alert) => alert.event),
     deps.client,
     settings.gps,
+    cancel.signal,
   );
+  return { decision, histories, cancel: () => cancel.abort() };
+}
+
+/** The states a chunk leaves behind, over those it started from: what the next chunk decides on. */
+export function statesAfter(before: StatesAtStart, decision: ChunkDecision): StatesAtStart {
+  const changed = new Map(
+    decision.states.map((change) => [stateKey(change.deviceid, change.ruleId), change.state]),
+  );
+  return { get: (key) => changed.get(key) ?? before.get(key) };
+}
+
+/**
+ * The records of a chunk's alerts, each pending one rendered with where the vehicle was and how
+ * fast it went at its event. A device without a track gets the next best position; its alerts are
+ * recorded all the same (stale ones need no context: they are never sent).
+ */
+export async function recordsOfChunk(
+  plan: ChunkPlan,
+  fleet: ReadonlyMap<string, FleetDevice>,
+  settings: AccountSettings,
+  deps: Pick<PollerDependencies, "observer">,
+  counts: ContextCounts,
+): Promise<NewAlertRecord[]> {
+  const { alerts } = plan.decision;
+  const pending = alerts.filter((alert) => alert.status === "pending");
+  const histories = await plan.histories;
   for (const [deviceid, history] of histories) {
     if (history.status === "unavailable" && history.reason === "disabled") continue;
     counts.gpsLookups++;

@@ -12,7 +12,7 @@ export interface ChunkInput {
   events: readonly DeviceEvent[];
   settings: Pick<AccountSettings, "account" | "rules">;
   /** The rule states as the chunk starts, by `stateKey(deviceid, ruleId)`. */
-  states: ReadonlyMap<string, RuleState>;
+  states: Pick<ReadonlyMap<string, RuleState>, "get">;
   /** The business clock's time of the decision: event ages are measured against it. */
   nowMs: number;
 }

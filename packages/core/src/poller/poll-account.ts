@@ -3,8 +3,7 @@ import { deliverAlerts, queueEvidence } from "../alerts/delivery.js";
 import type { FleetDevice } from "../devicecloud/schemas/devices.js";
 import type { DeviceEvent } from "../devicecloud/schemas/events.js";
 import type { RuleState } from "../rules/evaluator.js";
-import { recordsOfChunk } from "./chunk-records.js";
-import { decideChunk } from "./decide-chunk.js";
+import { type ChunkPlan, planChunk, recordsOfChunk, statesAfter } from "./chunk-records.js";
 import {
   type AccountSettings,
   POLL_COUNTS,
@@ -74,13 +73,23 @@ async function pollHeld(
     if (pastDeadline()) return stop("deadline");
     const chunks = await readPage(account, run.cursor, deps, summary);
     if (chunks === undefined) return stop("caught-up");
-    for (const chunk of chunks) {
-      if (pastDeadline()) {
-        summary.lagSeconds = ageSeconds(chunk.events[0], deps.now());
-        return stop("deadline");
+    let plan: ChunkPlan | undefined = planChunk(chunks[0] as Chunk, run.states, settings, deps);
+    try {
+      for (const [index, chunk] of chunks.entries()) {
+        if (pastDeadline()) {
+          summary.lagSeconds = ageSeconds(chunk.events[0], deps.now());
+          return stop("deadline");
+        }
+        const current = plan as ChunkPlan;
+        // The next chunk is decided now, on the states this one leaves, so that its GPS lookups
+        // run while this one is written.
+        const next = chunks[index + 1];
+        plan = next && planChunk(next, statesAfter(run.states, current.decision), settings, deps);
+        const outcome = await runChunk(run, chunk, current);
+        if (outcome) return stop(outcome);
       }
-      const outcome = await runChunk(run, chunk);
-      if (outcome) return stop(outcome);
+    } finally {
+      plan?.cancel();
     }
   }
 }
@@ -93,18 +102,18 @@ async function start(settings: AccountSettings, deps: PollerDependencies): Promi
   return serialno;
 }
 
-/** Decides one chunk, then carries it out step by step; an outcome when the run must stop. */
-async function runChunk(run: Run, chunk: Chunk): Promise<Outcome | undefined> {
+/** Carries out a decided chunk step by step; an outcome when the run must stop. */
+async function runChunk(run: Run, chunk: Chunk, plan: ChunkPlan): Promise<Outcome | undefined> {
   const { deps, settings, summary } = run;
   const { account } = settings;
   const from = run.cursor;
-  const nowMs = deps.now();
-  const decision = decideChunk({ events: chunk.events, settings, states: run.states, nowMs });
+  const { decision } = plan;
   summary.stale += decision.stale;
   summary.suppressed += decision.suppressed;
   for (const observation of decision.observations) deps.observer.observe(observation);
 
-  const records = await recordsOfChunk(decision.alerts, run.fleet, settings, deps, summary);
+  const records = await recordsOfChunk(plan, run.fleet, settings, deps, summary);
+  const nowMs = deps.now();
   await Promise.all(records.map((record) => deps.alerts.record(record, nowMs)));
   deps.checkpoint?.("alerts-recorded");
 

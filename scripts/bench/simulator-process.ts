@@ -1,0 +1,40 @@
+/**
+ * The device-cloud simulator in a process of its own, for the backlog benchmark: the real device
+ * cloud is a remote service, so its work (answering event queries and /api/gps calls) must not
+ * share the poller's CPU, as the AWS emulators do not. Driven over the IPC channel of `fork()`:
+ * it reports `{ kind: "ready", url }`, then answers each request with a reply of the same `id`.
+ */
+import { start } from "@fleet-alerts/simulator";
+
+export type SimulatorRequest =
+  | { id: number; kind: "advance"; ms: number }
+  | { id: number; kind: "events-after"; serialno: string }
+  | { id: number; kind: "gps-calls" }
+  | { id: number; kind: "close" };
+export type SimulatorReply = { kind: "ready"; url: string } | { kind: "reply"; id: number; value: number };
+
+const simulator = await start(JSON.parse(process.argv[2] ?? "{}"));
+const reply = (id: number, value: number) =>
+  process.send?.({ kind: "reply", id, value } satisfies SimulatorReply);
+
+process.on("message", async (request: SimulatorRequest) => {
+  const { control } = simulator;
+  switch (request.kind) {
+    case "advance":
+      control.advance(request.ms);
+      return reply(request.id, 0);
+    case "events-after":
+      return reply(
+        request.id,
+        control.events().filter((event) => event.serialno > BigInt(request.serialno)).length,
+      );
+    case "gps-calls":
+      return reply(request.id, control.requests.filter((entry) => entry.endpoint === "gps").length);
+    case "close":
+      await simulator.close();
+      reply(request.id, 0);
+      process.exit(0);
+  }
+});
+process.on("disconnect", () => void simulator.close().then(() => process.exit(0)));
+process.send?.({ kind: "ready", url: simulator.url } satisfies SimulatorReply);
