@@ -5,27 +5,30 @@
 export class FloatColumns<Name extends string> {
   private count = 0;
   private capacity = 1024;
-  private readonly arrays: Record<Name, Float64Array>;
+  private columns: Float64Array[];
+  private readonly columnOf: Readonly<Record<Name, number>>;
 
   constructor(private readonly names: readonly Name[]) {
-    this.arrays = Object.fromEntries(names.map((name) => [name, new Float64Array(this.capacity)])) as Record<
-      Name,
-      Float64Array
-    >;
+    this.columns = names.map(() => new Float64Array(this.capacity));
+    this.columnOf = Object.fromEntries(names.map((name, column) => [name, column])) as Record<Name, number>;
   }
 
   get length(): number {
     return this.count;
   }
 
-  push(row: Readonly<Record<Name, number>>): void {
+  /** Appends a row: one value per column, in the order of the names (positional: this runs every tick). */
+  push(values: readonly number[]): void {
     if (this.count === this.capacity) this.grow();
-    for (const name of this.names) this.arrays[name][this.count] = row[name];
+    const { columns, count } = this;
+    for (let column = 0; column < columns.length; column++) {
+      (columns[column] as Float64Array)[count] = values[column] as number;
+    }
     this.count++;
   }
 
   value(name: Name, index: number): number {
-    return this.arrays[name][index] as number;
+    return (this.columns[this.columnOf[name]] as Float64Array)[index] as number;
   }
 
   row(index: number): Record<Name, number> {
@@ -37,12 +40,12 @@ export class FloatColumns<Name extends string> {
 
   /** The first index whose `name` is >= `target`, for a column that never decreases (binary search). */
   lowerBound(name: Name, target: number): number {
-    const array = this.arrays[name];
+    const column = this.columns[this.columnOf[name]] as Float64Array;
     let low = 0;
     let high = this.count;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if ((array[middle] as number) < target) low = middle + 1;
+      if ((column[middle] as number) < target) low = middle + 1;
       else high = middle;
     }
     return low;
@@ -50,10 +53,10 @@ export class FloatColumns<Name extends string> {
 
   private grow(): void {
     this.capacity *= 2;
-    for (const name of this.names) {
+    this.columns = this.columns.map((column) => {
       const grown = new Float64Array(this.capacity);
-      grown.set(this.arrays[name]);
-      this.arrays[name] = grown;
-    }
+      grown.set(column);
+      return grown;
+    });
   }
 }

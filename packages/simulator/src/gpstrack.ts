@@ -32,13 +32,8 @@ export class GpsTrack {
 
   /** Appends a point; times must not decrease. */
   push(point: GpsPoint): void {
-    this.points.push({
-      time: point.time,
-      lat: roundTo(point.lat, 6),
-      lng: roundTo(point.lng, 6),
-      speed: roundTo(point.speed, 1),
-      dir: roundTo(point.dir, 1),
-    });
+    const { time, lat, lng, speed, dir } = point;
+    this.points.push([time, roundTo(lat, 6), roundTo(lng, 6), roundTo(speed, 1), roundTo(dir, 1)]);
   }
 
   /** Points with startSec <= time <= endSec (both inclusive), ascending. */
