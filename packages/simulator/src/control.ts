@@ -15,6 +15,7 @@ import { type DailyMapValue, type RecordEntry, RecordingKind } from "./recording
 import type { RequestLogEntry } from "./server.js";
 import type { AdvanceReport, Simulation } from "./simulation.js";
 import { MINUTE_MS, SECOND_MS } from "./time.js";
+import type { GroundTruth } from "./truthtrack.js";
 
 /** A device's identity, configuration and hidden traits, with its current state. */
 export type DeviceSnapshot = Omit<DeviceProfile, "index" | "tickPhaseMs"> & DeviceState;
@@ -61,6 +62,11 @@ export interface SimulatorControl {
   devices(): DeviceSnapshot[];
   /** Every logged event, ascending serialno. */
   events(): SimEvent[];
+  /**
+   * Where a device's vehicle really was at `at`, how fast and which way (see truthtrack.ts);
+   * undefined for an unknown device or a time before the simulated history.
+   */
+  groundTruth(deviceid: string, at: Date): GroundTruth | undefined;
   /** GPS history of a device, inclusive range (default: all). */
   gpsTrack(deviceid: string, from?: Date, to?: Date): GpsPoint[];
   /** The SD card record list of a device (what endpoint 4 returns). */
@@ -141,6 +147,7 @@ export function createControl(dependencies: ControlDependencies): SimulatorContr
         return { ...profile, ...activity.state() };
       }),
     events: () => simulation.log.all().map((entry) => entry.event),
+    groundTruth: (deviceid, at) => simulation.device(deviceid)?.truth.at(at.getTime()),
     gpsTrack: (deviceid, from, to) =>
       device(deviceid).track.range(
         from ? Math.ceil(from.getTime() / SECOND_MS) : Number.NEGATIVE_INFINITY,

@@ -26,11 +26,13 @@ import { Recorder } from "./recorder.js";
 import { DeviceRecordings } from "./recordings.js";
 import type { Rng } from "./rng.js";
 import { HOUR_MS, MINUTE_MS } from "./time.js";
+import { type GroundTruth, TruthTrack } from "./truthtrack.js";
 import { Uplink } from "./uplink.js";
 
 export class DeviceActivity {
   readonly track = new GpsTrack();
   readonly recordings = new DeviceRecordings();
+  readonly truth: TruthTrack;
 
   private pin: "online" | "offline" | undefined;
   private mode: DeviceMode;
@@ -66,6 +68,7 @@ export class DeviceActivity {
     });
     const phase = profile.tickPhaseMs;
     this.nextTickMs = Math.floor((startMs - phase) / TICK_MS) * TICK_MS + phase + TICK_MS;
+    this.truth = new TruthTrack(this.nextTickMs - TICK_MS, this.vehicleState());
     const context: DeviceContext = {
       profile,
       rng,
@@ -96,10 +99,7 @@ export class DeviceActivity {
       mode: this.mode,
       online: this.uplink.online,
       pinned: this.pin,
-      lat: this.vehicle.lat,
-      lng: this.vehicle.lng,
-      speedKmh: this.vehicle.speed,
-      heading: this.vehicle.heading,
+      ...this.vehicleState(),
       hasFix: this.gps.hasFix,
       diskError: this.recorder.diskError,
     };
@@ -131,7 +131,11 @@ export class DeviceActivity {
 
   private tick(ms: number): void {
     if (this.mode === "off") {
-      if (this.pin === "offline" || ms < this.modeEndsAt) return;
+      if (this.pin === "offline" || ms < this.modeEndsAt) {
+        // Recorded all the same: setOnline(false) may have stopped the vehicle since the last tick.
+        this.truth.record(ms, this.vehicleState());
+        return;
+      }
       this.powerOn(ms);
       this.uplink.connect(ms, true);
     } else if (this.uplink.dropOver(ms)) {
@@ -139,6 +143,8 @@ export class DeviceActivity {
     }
     this.followUps.runDue(ms);
     this.move(ms);
+    // Before this tick's events ask where the vehicle was when they happened.
+    this.truth.record(ms, this.vehicleState());
     if (this.mode === "off") return;
     this.gps.update(ms);
     this.uplink.report(ms, this.gps.fix(ms));
@@ -146,6 +152,11 @@ export class DeviceActivity {
     this.watch.checkIdle(ms);
     this.randomEvents.maybeFire(ms, this.mode === "driving");
     this.uplink.heard(ms);
+  }
+
+  private vehicleState(): GroundTruth {
+    const { lat, lng, speed, heading } = this.vehicle;
+    return { lat, lng, speedKmh: speed, heading };
   }
 
   private powerOn(ms: number): void {

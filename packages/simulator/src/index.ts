@@ -26,6 +26,7 @@ export type { PlaybackRecord } from "./playback.js";
 export type { DailyMapValue, RecordEntry } from "./recordings.js";
 export type { RequestLogEntry } from "./server.js";
 export type { AdvanceReport } from "./simulation.js";
+export type { GroundTruth } from "./truthtrack.js";
 
 export interface Simulator {
   /** Base URL without a trailing slash, e.g. http://127.0.0.1:43123 */
