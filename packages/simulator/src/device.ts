@@ -55,7 +55,10 @@ export class DeviceActivity {
     deliver: (event: DeviceEvent) => void,
   ) {
     this.vehicle = new Vehicle(profile, rng);
-    this.gps = new GpsReceiver(profile.hasGpsAntenna, rng, this.vehicle, startMs);
+    const phase = profile.tickPhaseMs;
+    this.nextTickMs = Math.floor((startMs - phase) / TICK_MS) * TICK_MS + phase + TICK_MS;
+    this.truth = new TruthTrack(this.nextTickMs - TICK_MS, this.vehicleState());
+    this.gps = new GpsReceiver(profile.hasGpsAntenna, rng, this.vehicle, this.truth, startMs);
     // Half the fleet starts powered off, the rest parked with the engine on.
     const online = rng.chance(0.5);
     this.mode = online ? "parked" : "off";
@@ -66,16 +69,13 @@ export class DeviceActivity {
       lastReportMs,
       reportedFix: this.gps.fix(lastReportMs),
     });
-    const phase = profile.tickPhaseMs;
-    this.nextTickMs = Math.floor((startMs - phase) / TICK_MS) * TICK_MS + phase + TICK_MS;
-    this.truth = new TruthTrack(this.nextTickMs - TICK_MS, this.vehicleState());
     const context: DeviceContext = {
       profile,
       rng,
       vehicle: this.vehicle,
       send: (appdevid, tickMs, details) => this.uplink.send(appdevid, tickMs, details),
       schedule: (atMs, run) => this.followUps.schedule(atMs, run),
-      position: () => this.gps.position(),
+      located: (details) => (eventMs) => ({ ...details, ...this.gps.position(eventMs) }),
     };
     this.recorder = new Recorder(this.recordings, context);
     this.watch = new DriveWatch(context);
@@ -142,9 +142,11 @@ export class DeviceActivity {
       this.uplink.connect(ms, true);
     }
     this.followUps.runDue(ms);
-    this.move(ms);
-    // Before this tick's events ask where the vehicle was when they happened.
+    const wasMoving = this.vehicle.speed > 0;
+    const drove = this.move(ms);
+    // Before this tick's events (OverSpeed the first) ask where the vehicle was when they happened.
     this.truth.record(ms, this.vehicleState());
+    if (drove) this.watch.driven(ms, wasMoving);
     if (this.mode === "off") return;
     this.gps.update(ms);
     this.uplink.report(ms, this.gps.fix(ms));
@@ -180,23 +182,21 @@ export class DeviceActivity {
     if (this.pin !== "online") this.uplink.drop(ms);
   }
 
-  private move(ms: number): void {
+  /** Returns whether the vehicle drove this tick. */
+  private move(ms: number): boolean {
     if (this.mode === "parked") {
-      if (ms < this.modeEndsAt) return;
+      if (ms < this.modeEndsAt) return false;
       if (this.afterParking === "off" && this.pin !== "online") {
         this.shutdown(ms, true);
       } else {
         this.mode = "driving";
         this.vehicle.startTrip(ms);
       }
-      return;
+      return false;
     }
-    const wasMoving = this.vehicle.speed > 0;
-    if (!this.vehicle.drive(ms, TICK_MS)) {
-      this.park(ms);
-      return;
-    }
-    this.watch.driven(ms, wasMoving);
+    if (this.vehicle.drive(ms, TICK_MS)) return true;
+    this.park(ms);
+    return false;
   }
 
   private park(ms: number): void {

@@ -5,9 +5,8 @@
  * produced while disconnected are uploaded after the reconnect (late, out of eventtime order).
  */
 
-import type { DeviceEvent, DeviceStatus } from "./devicetypes.js";
+import type { DetailsAtEvent, DeviceEvent, DeviceStatus } from "./devicetypes.js";
 import { TICK_MS } from "./devicetypes.js";
-import type { EventDetails } from "./eventlog.js";
 import { EventCode } from "./events.js";
 import type { GpsTrack } from "./gpstrack.js";
 import type { Fix } from "./nmea.js";
@@ -96,9 +95,14 @@ export class Uplink {
    * disconnected it waits in the outbox. Arrival is never before the tick: an event cannot reach
    * the service before the simulation has produced it.
    */
-  send(appdevid: number, tickMs: number, details: Partial<EventDetails>): void {
+  send(appdevid: number, tickMs: number, details: DetailsAtEvent): void {
     const eventMs = tickMs - this.rng.int(0, TICK_MS - 1);
-    const event: DeviceEvent = { appdevid, eventMs, arrivalMs: tickMs, details };
+    const event: DeviceEvent = {
+      appdevid,
+      eventMs,
+      arrivalMs: tickMs,
+      details: typeof details === "function" ? details(eventMs) : details,
+    };
     if (!this.connected) {
       this.outbox.push(event);
       return;
