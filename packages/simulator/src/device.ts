@@ -64,7 +64,7 @@ export class DeviceActivity {
     this.mode = online ? "parked" : "off";
     this.modeEndsAt = startMs + rng.int(1, online ? 5 : 60) * MINUTE_MS;
     const lastReportMs = online ? startMs : startMs - rng.int(1, 5) * HOUR_MS;
-    this.uplink = new Uplink(rng, deliver, this.track, {
+    this.uplink = new Uplink(rng, deliver, this.track, profile.statusIntervalMs, {
       online,
       lastReportMs,
       reportedFix: this.gps.fix(lastReportMs),
