@@ -2,6 +2,8 @@
  * SimulatorControl: what tests, benchmarks and the CLI use to drive the simulator and read its
  * ground truth, next to the HTTP interface the client sees.
  */
+
+import type { EventCoordinates } from "./coordinates.js";
 import type { DeviceActivity } from "./device.js";
 import type { DeviceState } from "./devicetypes.js";
 import type { EventDetails } from "./eventlog.js";
@@ -9,7 +11,7 @@ import { EventCode, type SimEvent } from "./events.js";
 import type { FaultInjector, FaultRule } from "./faults.js";
 import type { DeviceProfile } from "./fleet.js";
 import type { GpsPoint } from "./gpstrack.js";
-import type { EventQueryHarshOptions } from "./options.js";
+import { type EventQueryHarshOptions, resolveEventCoordinates } from "./options.js";
 import type { PlaybackRecord } from "./playback.js";
 import { type DailyMapValue, type RecordEntry, RecordingKind } from "./recordings.js";
 import type { RequestLogEntry } from "./server.js";
@@ -75,6 +77,11 @@ export interface SimulatorControl {
   dailyRecordMap(deviceid: string, start: Date): DailyMapValue[];
   /** Replaces the event query harsh modes; unspecified ones return to their defaults. */
   setHarsh(options: EventQueryHarshOptions): void;
+  /**
+   * How device events logged from now on write vehiclex/vehicley (see SimulatorOptions); events
+   * already logged keep theirs, as a service's stored events would.
+   */
+  setEventCoordinates(mode: EventCoordinates): void;
   faults: {
     add(rule: FaultRule): void;
     clear(): void;
@@ -157,6 +164,9 @@ export function createControl(dependencies: ControlDependencies): SimulatorContr
     dailyRecordMap: (deviceid, start) =>
       device(deviceid).recordings.dailyMap(Math.floor(start.getTime() / SECOND_MS)),
     setHarsh: (options) => dependencies.setHarsh(options),
+    setEventCoordinates: (mode) => {
+      simulation.eventCoordinates = resolveEventCoordinates(mode);
+    },
     faults: {
       add: (rule) => faults.add(rule),
       clear: () => faults.clear(),
