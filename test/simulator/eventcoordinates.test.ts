@@ -1,6 +1,6 @@
 import type { EventCoordinates, SimEvent, Simulator, WireEvent } from "@fleet-alerts/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryEvents, startSmall } from "./helpers.js";
+import { DEMO, post, queryEvents, startSmall } from "./helpers.js";
 
 const HOUR_MS = 3_600_000;
 const OPTIONS = { devices: 8, historyHours: 6, seed: 4 };
@@ -20,7 +20,7 @@ describe("eventCoordinates: how events write vehiclex/vehicley", () => {
   });
   afterAll(() => Promise.all([...simulators.values()].map((simulator) => simulator.close())));
 
-  it('"null" gives null coordinates on every event and leaves the GPS history and the rest as they were', async () => {
+  it('"null" gives null coordinates on every event and leaves /api/gps and the rest as they were', async () => {
     const numbers = run("numbers").control;
     const nulls = run("null").control;
     expect(located(numbers.events()).length).toBeGreaterThan(100);
@@ -29,8 +29,15 @@ describe("eventCoordinates: how events write vehiclex/vehicley", () => {
     expect(json.length).toBe(nulls.events().length);
     expect(json.every((event) => event.vehiclex === null && event.vehicley === null)).toBe(true);
     expect(withoutCoordinates(nulls.events())).toEqual(withoutCoordinates(numbers.events()));
+    const end = Math.floor(numbers.now().getTime() / 1000);
     for (const { deviceid } of numbers.devices()) {
-      expect(nulls.gpsTrack(deviceid)).toEqual(numbers.gpsTrack(deviceid));
+      const body = { ...DEMO, deviceid, start: end - 6 * 3600, end };
+      const [fromNulls, fromNumbers] = await Promise.all([
+        post(run("null"), "/api/gps", body),
+        post(run("numbers"), "/api/gps", body),
+      ]);
+      expect(fromNulls.status).toBe(200);
+      expect(fromNulls.text).toBe(fromNumbers.text);
     }
   });
 

@@ -11,11 +11,17 @@ const LOCATED_CODES = [
   EventCode.UnlistedGeofence,
 ];
 
+/** The GPS point at or right after `atMs`: the one of the tick the event happened in, if reported. */
+function nextPoint(track: GpsPoint[], atMs: number): GpsPoint | undefined {
+  const next = track.find((point) => point.time * 1000 >= atMs);
+  return next && next.time * 1000 - atMs < TICK_MS ? next : undefined;
+}
+
 /** The device's GPS points either side of `atMs` when they are one tick apart (connected, with a fix). */
 function bracket(track: GpsPoint[], atMs: number): [GpsPoint, GpsPoint] | undefined {
-  const after = track.findIndex((point) => point.time * 1000 >= atMs);
-  const [before, next] = [track[after - 1], track[after]];
-  if (!before || !next || (next.time - before.time) * 1000 !== TICK_MS) return undefined;
+  const next = nextPoint(track, atMs);
+  const before = next && track[track.indexOf(next) - 1];
+  if (!next || !before || (next.time - before.time) * 1000 !== TICK_MS) return undefined;
   return [before, next];
 }
 
@@ -50,7 +56,7 @@ describe("where events say the vehicle was (10 devices, 8 h of history)", () => 
     expect(worst).toBeLessThan(1);
     // Not the position at the tick: a moving vehicle is tens of metres from the next GPS point.
     const fromNextPoint = located.map((event) => {
-      const next = bracket(tracks.get(event.deviceid) ?? [], Date.parse(event.eventtime))?.[1];
+      const next = nextPoint(tracks.get(event.deviceid) ?? [], Date.parse(event.eventtime));
       return next ? metresBetween(next, { lat: Number(event.vehicley), lng: Number(event.vehiclex) }) : 0;
     });
     expect(Math.max(...fromNextPoint)).toBeGreaterThan(20);
@@ -68,7 +74,7 @@ describe("where events say the vehicle was (10 devices, 8 h of history)", () => 
       expect(Number(limit)).toBe(limits.get(event.deviceid));
       expect(Number(speed)).toBeGreaterThanOrEqual(Number(limit));
       expect(Math.abs(Number(speed) - truthAt(event).speedKmh)).toBeLessThanOrEqual(0.05 + 1e-9);
-      const next = bracket(tracks.get(event.deviceid) ?? [], Date.parse(event.eventtime))?.[1];
+      const next = nextPoint(tracks.get(event.deviceid) ?? [], Date.parse(event.eventtime));
       if (!next) continue;
       expect(next.speed).toBe(Number(speed));
       withNextPoint++;
