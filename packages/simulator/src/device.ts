@@ -144,7 +144,8 @@ export class DeviceActivity {
     this.followUps.runDue(ms);
     const wasMoving = this.vehicle.speed > 0;
     const drove = this.move(ms);
-    // Before this tick's events (OverSpeed the first) ask where the vehicle was when they happened.
+    // Before anything sends this tick's events (OverSpeed first): they ask where the vehicle was
+    // at their own time.
     this.truth.record(ms, this.vehicleState());
     if (drove) this.watch.driven(ms, wasMoving);
     if (this.mode === "off") return;
