@@ -23,7 +23,7 @@ function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<string> {
 }
 
 describe("simulator CLI", () => {
-  it("prints the notice, the URL and the plain demo accounts, serves, reports hours, and stops on SIGTERM", async () => {
+  it("prints the notice, the URL and the plain demo accounts, serves (coordinates as strings), reports hours, and stops on SIGTERM", async () => {
     const child = spawn(
       process.execPath,
       [
@@ -43,6 +43,8 @@ describe("simulator CLI", () => {
         "ops:pa:ss",
         "--account",
         "chief:boss:admin",
+        "--event-coordinates",
+        "strings",
       ],
       { stdio: ["ignore", "pipe", "pipe"] },
     );
@@ -60,10 +62,33 @@ describe("simulator CLI", () => {
       });
       expect(response.status).toBe(200);
       expect(await response.json()).toHaveLength(3);
+      const events = await fetch(`${url}/gkevent/eventquery`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ username: "ops", password: sha256Upper("pa:ss"), columns: ["vehiclex"] }),
+      });
+      const coordinates = ((await events.json()) as { vehiclex: unknown }[])
+        .map((event) => event.vehiclex)
+        .filter((vehiclex) => vehiclex !== null);
+      expect(coordinates.length).toBeGreaterThan(0);
+      for (const vehiclex of coordinates) expect(vehiclex).toMatch(/^\d+\.\d{6}$/);
     } finally {
       child.kill("SIGTERM");
     }
     const [code] = await once(child, "exit");
     expect(code).toBe(0);
+  });
+
+  it("rejects an --event-coordinates mode other than numbers, strings or null", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", CLI, "--event-coordinates", "nulls"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let errors = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      errors += chunk.toString();
+    });
+    const [code] = await once(child, "exit");
+    expect(code).not.toBe(0);
+    expect(errors).toContain("argument 'nulls' is invalid. Allowed choices are numbers, strings, null.");
   });
 });

@@ -65,3 +65,17 @@ export function bodyWithRaw(fields: Record<string, unknown>, raw: string): strin
   const text = JSON.stringify(fields);
   return `${text.slice(0, -1)},${raw}}`;
 }
+
+/** Metres between two positions (equirectangular: exact enough over a city). */
+export function metresBetween(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {
+  const metresPerDegree = 111_320;
+  const north = (b.lat - a.lat) * metresPerDegree;
+  const east = (b.lng - a.lng) * metresPerDegree * Math.cos((((a.lat + b.lat) / 2) * Math.PI) / 180);
+  return Math.hypot(north, east);
+}
+
+/** Degrees between two headings, 0..180. */
+export function headingGap(a: number, b: number): number {
+  const gap = Math.abs(a - b) % 360;
+  return Math.min(gap, 360 - gap);
+}

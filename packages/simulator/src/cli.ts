@@ -3,7 +3,15 @@
  * Prints the URL and the demo accounts, then one line per virtual hour of activity.
  */
 import { Command, InvalidArgumentError, Option } from "commander";
-import { type Account, type AdvanceReport, EventCode, type SimEvent, start } from "./index.js";
+import { EVENT_COORDINATES } from "./coordinates.js";
+import {
+  type Account,
+  type AdvanceReport,
+  EventCode,
+  type EventCoordinates,
+  type SimEvent,
+  start,
+} from "./index.js";
 import { HOUR_MS } from "./time.js";
 
 interface CliOptions {
@@ -20,6 +28,7 @@ interface CliOptions {
   serialStart?: bigint;
   start?: Date;
   account: Account[];
+  eventCoordinates: EventCoordinates;
   localModeNotice?: boolean;
 }
 
@@ -72,6 +81,11 @@ async function main(): Promise<void> {
       account,
       [],
     )
+    .addOption(
+      new Option("--event-coordinates <mode>", "how events write vehiclex/vehicley (null: never)")
+        .choices(EVENT_COORDINATES)
+        .default("numbers"),
+    )
     .option("--local-mode-notice", "say first that `npm start` runs only the simulator for now")
     .parse()
     .opts<CliOptions>();
@@ -94,6 +108,7 @@ async function main(): Promise<void> {
       duplicateRate: options.duplicateRate,
     },
     timeZoneOffsetMinutes: options.timeZoneOffset,
+    eventCoordinates: options.eventCoordinates,
     ...(options.account.length > 0 && { accounts: options.account }),
     ...(options.bitrate && { bitrateBitsPerSecond: options.bitrate }),
     ...(options.serialStart !== undefined && { serialStart: options.serialStart }),

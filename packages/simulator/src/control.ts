@@ -2,6 +2,8 @@
  * SimulatorControl: what tests, benchmarks and the CLI use to drive the simulator and read its
  * ground truth, next to the HTTP interface the client sees.
  */
+
+import type { EventCoordinates } from "./coordinates.js";
 import type { DeviceActivity } from "./device.js";
 import type { DeviceState } from "./devicetypes.js";
 import type { EventDetails } from "./eventlog.js";
@@ -9,12 +11,13 @@ import { EventCode, type SimEvent } from "./events.js";
 import type { FaultInjector, FaultRule } from "./faults.js";
 import type { DeviceProfile } from "./fleet.js";
 import type { GpsPoint } from "./gpstrack.js";
-import type { EventQueryHarshOptions } from "./options.js";
+import { type EventQueryHarshOptions, resolveEventCoordinates } from "./options.js";
 import type { PlaybackRecord } from "./playback.js";
 import { type DailyMapValue, type RecordEntry, RecordingKind } from "./recordings.js";
 import type { RequestLogEntry } from "./server.js";
 import type { AdvanceReport, Simulation } from "./simulation.js";
 import { MINUTE_MS, SECOND_MS } from "./time.js";
+import type { GroundTruth } from "./truthtrack.js";
 
 /** A device's identity, configuration and hidden traits, with its current state. */
 export type DeviceSnapshot = Omit<DeviceProfile, "index" | "tickPhaseMs"> & DeviceState;
@@ -61,6 +64,11 @@ export interface SimulatorControl {
   devices(): DeviceSnapshot[];
   /** Every logged event, ascending serialno. */
   events(): SimEvent[];
+  /**
+   * Where a device's vehicle really was at `at`, how fast and which way (see truthtrack.ts);
+   * undefined for an unknown device or a time before the simulated history.
+   */
+  groundTruth(deviceid: string, at: Date): GroundTruth | undefined;
   /** GPS history of a device, inclusive range (default: all). */
   gpsTrack(deviceid: string, from?: Date, to?: Date): GpsPoint[];
   /** The SD card record list of a device (what endpoint 4 returns). */
@@ -69,6 +77,11 @@ export interface SimulatorControl {
   dailyRecordMap(deviceid: string, start: Date): DailyMapValue[];
   /** Replaces the event query harsh modes; unspecified ones return to their defaults. */
   setHarsh(options: EventQueryHarshOptions): void;
+  /**
+   * How device events logged from now on write vehiclex/vehicley (see SimulatorOptions); events
+   * already logged keep theirs, as a service's stored events would.
+   */
+  setEventCoordinates(mode: EventCoordinates): void;
   faults: {
     add(rule: FaultRule): void;
     clear(): void;
@@ -141,6 +154,7 @@ export function createControl(dependencies: ControlDependencies): SimulatorContr
         return { ...profile, ...activity.state() };
       }),
     events: () => simulation.log.all().map((entry) => entry.event),
+    groundTruth: (deviceid, at) => simulation.device(deviceid)?.truth.at(at.getTime()),
     gpsTrack: (deviceid, from, to) =>
       device(deviceid).track.range(
         from ? Math.ceil(from.getTime() / SECOND_MS) : Number.NEGATIVE_INFINITY,
@@ -150,6 +164,9 @@ export function createControl(dependencies: ControlDependencies): SimulatorContr
     dailyRecordMap: (deviceid, start) =>
       device(deviceid).recordings.dailyMap(Math.floor(start.getTime() / SECOND_MS)),
     setHarsh: (options) => dependencies.setHarsh(options),
+    setEventCoordinates: (mode) => {
+      simulation.eventCoordinates = resolveEventCoordinates(mode);
+    },
     faults: {
       add: (rule) => faults.add(rule),
       clear: () => faults.clear(),

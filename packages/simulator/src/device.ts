@@ -26,11 +26,13 @@ import { Recorder } from "./recorder.js";
 import { DeviceRecordings } from "./recordings.js";
 import type { Rng } from "./rng.js";
 import { HOUR_MS, MINUTE_MS } from "./time.js";
+import { type GroundTruth, TruthTrack } from "./truthtrack.js";
 import { Uplink } from "./uplink.js";
 
 export class DeviceActivity {
   readonly track = new GpsTrack();
   readonly recordings = new DeviceRecordings();
+  readonly truth: TruthTrack;
 
   private pin: "online" | "offline" | undefined;
   private mode: DeviceMode;
@@ -53,26 +55,27 @@ export class DeviceActivity {
     deliver: (event: DeviceEvent) => void,
   ) {
     this.vehicle = new Vehicle(profile, rng);
-    this.gps = new GpsReceiver(profile.hasGpsAntenna, rng, this.vehicle, startMs);
+    const phase = profile.tickPhaseMs;
+    this.nextTickMs = Math.floor((startMs - phase) / TICK_MS) * TICK_MS + phase + TICK_MS;
+    this.truth = new TruthTrack(this.nextTickMs - TICK_MS, this.vehicleState());
+    this.gps = new GpsReceiver(profile.hasGpsAntenna, rng, this.vehicle, this.truth, startMs);
     // Half the fleet starts powered off, the rest parked with the engine on.
     const online = rng.chance(0.5);
     this.mode = online ? "parked" : "off";
     this.modeEndsAt = startMs + rng.int(1, online ? 5 : 60) * MINUTE_MS;
     const lastReportMs = online ? startMs : startMs - rng.int(1, 5) * HOUR_MS;
-    this.uplink = new Uplink(rng, deliver, this.track, {
+    this.uplink = new Uplink(rng, deliver, this.track, profile.statusIntervalMs, {
       online,
       lastReportMs,
       reportedFix: this.gps.fix(lastReportMs),
     });
-    const phase = profile.tickPhaseMs;
-    this.nextTickMs = Math.floor((startMs - phase) / TICK_MS) * TICK_MS + phase + TICK_MS;
     const context: DeviceContext = {
       profile,
       rng,
       vehicle: this.vehicle,
       send: (appdevid, tickMs, details) => this.uplink.send(appdevid, tickMs, details),
       schedule: (atMs, run) => this.followUps.schedule(atMs, run),
-      position: () => this.gps.position(),
+      located: (details) => (eventMs) => ({ ...details, ...this.gps.position(eventMs) }),
     };
     this.recorder = new Recorder(this.recordings, context);
     this.watch = new DriveWatch(context);
@@ -96,10 +99,7 @@ export class DeviceActivity {
       mode: this.mode,
       online: this.uplink.online,
       pinned: this.pin,
-      lat: this.vehicle.lat,
-      lng: this.vehicle.lng,
-      speedKmh: this.vehicle.speed,
-      heading: this.vehicle.heading,
+      ...this.vehicleState(),
       hasFix: this.gps.hasFix,
       diskError: this.recorder.diskError,
     };
@@ -131,14 +131,23 @@ export class DeviceActivity {
 
   private tick(ms: number): void {
     if (this.mode === "off") {
-      if (this.pin === "offline" || ms < this.modeEndsAt) return;
+      if (this.pin === "offline" || ms < this.modeEndsAt) {
+        // Recorded all the same: setOnline(false) may have stopped the vehicle since the last tick.
+        this.truth.record(ms, this.vehicleState());
+        return;
+      }
       this.powerOn(ms);
       this.uplink.connect(ms, true);
     } else if (this.uplink.dropOver(ms)) {
       this.uplink.connect(ms, true);
     }
     this.followUps.runDue(ms);
-    this.move(ms);
+    const wasMoving = this.vehicle.speed > 0;
+    const drove = this.move(ms);
+    // Before anything sends this tick's events (OverSpeed first): they ask where the vehicle was
+    // at their own time.
+    this.truth.record(ms, this.vehicleState());
+    if (drove) this.watch.driven(ms, wasMoving);
     if (this.mode === "off") return;
     this.gps.update(ms);
     this.uplink.report(ms, this.gps.fix(ms));
@@ -146,6 +155,11 @@ export class DeviceActivity {
     this.watch.checkIdle(ms);
     this.randomEvents.maybeFire(ms, this.mode === "driving");
     this.uplink.heard(ms);
+  }
+
+  private vehicleState(): GroundTruth {
+    const { lat, lng, speed, heading } = this.vehicle;
+    return { lat, lng, speedKmh: speed, heading };
   }
 
   private powerOn(ms: number): void {
@@ -169,23 +183,21 @@ export class DeviceActivity {
     if (this.pin !== "online") this.uplink.drop(ms);
   }
 
-  private move(ms: number): void {
+  /** Returns whether the vehicle drove this tick. */
+  private move(ms: number): boolean {
     if (this.mode === "parked") {
-      if (ms < this.modeEndsAt) return;
+      if (ms < this.modeEndsAt) return false;
       if (this.afterParking === "off" && this.pin !== "online") {
         this.shutdown(ms, true);
       } else {
         this.mode = "driving";
         this.vehicle.startTrip(ms);
       }
-      return;
+      return false;
     }
-    const wasMoving = this.vehicle.speed > 0;
-    if (!this.vehicle.drive(ms, TICK_MS)) {
-      this.park(ms);
-      return;
-    }
-    this.watch.driven(ms, wasMoving);
+    if (this.vehicle.drive(ms, TICK_MS)) return true;
+    this.park(ms);
+    return false;
   }
 
   private park(ms: number): void {

@@ -11,6 +11,12 @@ export const TICK_MS = 5 * SECOND_MS;
 
 export type DeviceMode = "off" | "parked" | "driving";
 
+/**
+ * An event's details, or how to make them once its own time is known: the details that say where
+ * the vehicle was must be for the event's time, which the uplink draws within the tick.
+ */
+export type DetailsAtEvent = Partial<EventDetails> | ((eventMs: number) => Partial<EventDetails>);
+
 /** An event as the device produced it, before the service logs it. */
 export interface DeviceEvent {
   appdevid: number;
@@ -52,9 +58,12 @@ export interface DeviceContext {
   readonly rng: Rng;
   readonly vehicle: Vehicle;
   /** A device event that happened since the previous tick (see Uplink.send). */
-  send(appdevid: number, tickMs: number, details: Partial<EventDetails>): void;
+  send(appdevid: number, tickMs: number, details: DetailsAtEvent): void;
   /** Runs `run` at the first tick at or after `atMs`, unless the device powers off first. */
   schedule(atMs: number, run: (ms: number) => void): void;
-  /** The vehicle's position as event details: none without a GPS fix. */
-  position(): Partial<EventDetails>;
+  /**
+   * `details` plus where the vehicle was at the event's own time, as the GPS knows it: no position
+   * without a fix. Only for events sent once the vehicle has moved for the tick (not follow-ups).
+   */
+  located(details: Partial<EventDetails>): DetailsAtEvent;
 }

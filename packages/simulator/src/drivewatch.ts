@@ -5,6 +5,7 @@
 
 import type { DeviceContext } from "./devicetypes.js";
 import { EventCode } from "./events.js";
+import { roundTo } from "./numbers.js";
 import { MINUTE_MS } from "./time.js";
 
 const IDLE_AFTER_MS = 2 * MINUTE_MS;
@@ -36,7 +37,7 @@ export class DriveWatch {
     this.stoppedSinceMs ??= ms;
     if (!this.idleReported && ms - this.stoppedSinceMs >= IDLE_AFTER_MS) {
       this.idleReported = true;
-      this.device.send(EventCode.Idle, ms, this.device.position());
+      this.device.send(EventCode.Idle, ms, this.device.located({}));
     }
   }
 
@@ -55,10 +56,10 @@ export class DriveWatch {
     const { speed } = this.device.vehicle;
     if (!this.overSpeeding && speed > limit) {
       this.overSpeeding = true;
-      this.device.send(EventCode.OverSpeed, ms, {
-        memo: `${speed.toFixed(1)} km/h, limit ${limit} km/h`,
-        ...this.device.position(),
-      });
+      // The speed over this tick: the true speed at whatever time within it the event gets. Rounded
+      // as the GPS point of the tick rounds it, so the two show the same figure.
+      const memo = `${roundTo(speed, 1).toFixed(1)} km/h, limit ${limit} km/h`;
+      this.device.send(EventCode.OverSpeed, ms, this.device.located({ memo }));
     } else if (this.overSpeeding && speed < limit - OVERSPEED_HYSTERESIS_KMH) {
       this.overSpeeding = false;
     }

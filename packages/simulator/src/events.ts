@@ -73,8 +73,9 @@ export interface SimEvent {
   radius: number | null;
   centerx: number | null;
   centery: number | null;
-  vehiclex: number | null;
-  vehicley: number | null;
+  /** A number, or a decimal string with the `eventCoordinates: "strings"` option. */
+  vehiclex: number | string | null;
+  vehicley: number | string | null;
   /** 0 = UDP event, 1 = download event, 2 = not-download event. */
   downloadtype: number;
   checkstatus: number | null;

@@ -2,7 +2,9 @@
  * The static, seeded description of the fleet: identities, hardware and configuration of each
  * device. What devices do over time lives in device.ts.
  */
+import { TICK_MS } from "./devicetypes.js";
 import { createRng, type Rng, shuffled } from "./rng.js";
+import { MINUTE_MS } from "./time.js";
 
 /** The setting control object (endpoint 2), with every field the spec lists. */
 export interface DeviceSettings {
@@ -50,6 +52,11 @@ export interface DeviceProfile {
   gpsTimeUnit: "milliseconds" | "seconds";
   /** Without an antenna a device never has a fix: empty `nmea`, no `gpsdata`, no GPS history. */
   hasGpsAntenna: boolean;
+  /**
+   * How often the service refreshes the fix in this device's status (`gpsdata`, `nmea`): every
+   * 1 to 5 minutes, or every 5-second tick for a few devices. The GPS history gets every tick.
+   */
+  statusIntervalMs: number;
   /** A worn SD card: DiskError is far more frequent. */
   flakyDisk: boolean;
   /** Offset of this device's 5-second report grid, so devices do not all report on the same second. */
@@ -99,6 +106,10 @@ export function createFleet(seed: number, count: number, timeZoneOffsetMinutes: 
   const indexes = shuffled(fleetRng, [...Array(count).keys()]);
   // Fixed shares rather than independent coin flips, so even a small fleet shows each quirk.
   const noAntenna = new Set(count >= 3 ? indexes.slice(0, Math.max(1, Math.round(count * 0.1))) : []);
+  // Next in the same order, so that these have an antenna: a fix in a status refreshed every tick.
+  const everyTickStatus = new Set(
+    count >= 3 ? indexes.slice(noAntenna.size, noAntenna.size + Math.max(1, Math.round(count * 0.1))) : [],
+  );
   const secondsClock = new Set(count >= 2 ? indexes.slice(-Math.max(1, Math.round(count * 0.2))) : []);
   const usedIds = new Set<string>();
   return Array.from({ length: count }, (_, index) => {
@@ -122,6 +133,10 @@ export function createFleet(seed: number, count: number, timeZoneOffsetMinutes: 
       speedLimitKmh: rng.pick([80, 90, 100, 100, 110]),
       gpsTimeUnit: secondsClock.has(index) ? "seconds" : "milliseconds",
       hasGpsAntenna: !noAntenna.has(index),
+      // A stream of its own: drawing from the profile's would shift every draw after it.
+      statusIntervalMs: everyTickStatus.has(index)
+        ? TICK_MS
+        : createRng(seed, "status-interval", index).int(1, 5) * MINUTE_MS,
       flakyDisk: rng.chance(0.1),
       tickPhaseMs: rng.int(0, 4) * 1000,
       settings: createSettings(rng, vehicleid, channels, timeZoneOffsetMinutes),

@@ -6,6 +6,7 @@ import type { Fix } from "./nmea.js";
 import { roundTo } from "./numbers.js";
 import type { Rng } from "./rng.js";
 import { HOUR_MS, SECOND_MS } from "./time.js";
+import type { TruthTrack } from "./truthtrack.js";
 
 export class GpsReceiver {
   private fixed: boolean;
@@ -15,6 +16,7 @@ export class GpsReceiver {
     private readonly hasAntenna: boolean,
     private readonly rng: Rng,
     private readonly vehicle: Vehicle,
+    private readonly truth: TruthTrack,
     startMs: number,
   ) {
     this.fixed = hasAntenna;
@@ -39,8 +41,12 @@ export class GpsReceiver {
     return { epochMs: ms, lat, lng, speedKmh: speed, heading };
   }
 
-  position(): Partial<EventDetails> {
-    const { lat, lng } = this.vehicle;
-    return this.fixed ? { vehiclex: roundTo(lng, 6), vehicley: roundTo(lat, 6) } : {};
+  /**
+   * Where the vehicle was at `eventMs`, as event details: an event happens between two ticks,
+   * where the vehicle was neither at the previous tick's position nor yet at this one's.
+   */
+  position(eventMs: number): Partial<EventDetails> {
+    const truth = this.fixed ? this.truth.at(eventMs) : undefined;
+    return truth ? { vehiclex: roundTo(truth.lng, 6), vehicley: roundTo(truth.lat, 6) } : {};
   }
 }

@@ -15,6 +15,7 @@ import { Simulation } from "./simulation.js";
 
 export { passwordDigest } from "./auth.js";
 export type { DeviceSnapshot, EventInjection, SetOnlineOptions, SimulatorControl } from "./control.js";
+export type { EventCoordinates } from "./coordinates.js";
 export type { DeviceMode } from "./devicetypes.js";
 export type { EndpointName } from "./endpoints.js";
 export { EVENT_COLUMNS, EventCode, type EventColumn, type SimEvent, type WireEvent } from "./events.js";
@@ -26,6 +27,7 @@ export type { PlaybackRecord } from "./playback.js";
 export type { DailyMapValue, RecordEntry } from "./recordings.js";
 export type { RequestLogEntry } from "./server.js";
 export type { AdvanceReport } from "./simulation.js";
+export type { GroundTruth } from "./truthtrack.js";
 
 export interface Simulator {
   /** Base URL without a trailing slash, e.g. http://127.0.0.1:43123 */

@@ -1,4 +1,5 @@
 /** The options of `start()`, their defaults, and their validation. */
+import { EVENT_COORDINATES, type EventCoordinates } from "./coordinates.js";
 import type { FaultRule } from "./faults.js";
 
 export interface Account {
@@ -44,6 +45,11 @@ export interface SimulatorOptions {
   /** The service's local time zone, east of UTC, for day and local-time filters. Default 0. */
   timeZoneOffsetMinutes?: number;
   faults?: FaultRule[];
+  /**
+   * How events write vehiclex/vehicley: "numbers" (default), "strings" (decimal strings such as
+   * "13.404954"), or "null" (null on every event: a client must use the GPS history instead).
+   */
+  eventCoordinates?: EventCoordinates;
 }
 
 export interface ResolvedHarshOptions {
@@ -65,6 +71,7 @@ export interface ResolvedOptions {
   bitrates: number[];
   timeZoneOffsetMinutes: number;
   faults: FaultRule[];
+  eventCoordinates: EventCoordinates;
 }
 
 export const DEFAULT_ACCOUNTS: readonly Account[] = [
@@ -105,7 +112,18 @@ export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
       840,
     ),
     faults: options.faults ?? [],
+    // Not `??`: a null value is no mode (the mode "null" is a string), so it is rejected.
+    eventCoordinates:
+      options.eventCoordinates === undefined ? "numbers" : resolveEventCoordinates(options.eventCoordinates),
   };
+}
+
+/** Also for control.setEventCoordinates, whose callers may not be typed. */
+export function resolveEventCoordinates(mode: unknown): EventCoordinates {
+  if (EVENT_COORDINATES.includes(mode as EventCoordinates)) return mode as EventCoordinates;
+  const choices = EVENT_COORDINATES.map((choice) => `"${choice}"`).join(", ");
+  const got = typeof mode === "string" ? JSON.stringify(mode) : `${String(mode)} (not a string)`;
+  throw new Error(`eventCoordinates: expected one of ${choices}, got ${got}`);
 }
 
 export function resolveHarsh(options: EventQueryHarshOptions): ResolvedHarshOptions {

@@ -72,7 +72,8 @@ export class RandomEvents {
 
   private gsensor(ms: number): void {
     const { rng } = this.device;
-    this.device.send(EventCode.GSensor, ms, { type: rng.int(1, 3), ...this.videoEventDetails(ms) });
+    const details = { type: rng.int(1, 3), ...this.videoEventDetails(ms) };
+    this.device.send(EventCode.GSensor, ms, this.device.located(details));
     this.recorder.startAlert(ms, RecordingKind.GsensorAlert);
     if (rng.chance(0.7)) {
       this.device.schedule(ms + rng.int(2, 5) * MINUTE_MS, (at) =>
@@ -82,7 +83,7 @@ export class RandomEvents {
   }
 
   private panicButton(ms: number): void {
-    this.device.send(EventCode.TriggerIn, ms, this.videoEventDetails(ms));
+    this.device.send(EventCode.TriggerIn, ms, this.device.located(this.videoEventDetails(ms)));
     this.recorder.startAlert(ms, RecordingKind.ButtonAlert);
     this.device.schedule(ms + this.device.rng.int(1, 3) * MINUTE_MS, (at) =>
       this.device.send(EventCode.TriggerOut, at, {}),
@@ -92,7 +93,7 @@ export class RandomEvents {
   private geofence(ms: number): void {
     const { profile, rng } = this.device;
     const fenceid = rng.int(1, 12);
-    this.device.send(EventCode.UnlistedGeofence, ms, {
+    const details = {
       type: rng.int(0, 1),
       fenceid,
       fencename: `Depot ${fenceid}`,
@@ -100,8 +101,8 @@ export class RandomEvents {
       centerx: roundTo(profile.home.lng + rng.between(-0.05, 0.05), 6),
       centery: roundTo(profile.home.lat + rng.between(-0.05, 0.05), 6),
       checkstatus: rng.int(0, 1),
-      ...this.device.position(),
-    });
+    };
+    this.device.send(EventCode.UnlistedGeofence, ms, this.device.located(details));
   }
 
   /** Events that come with a loop-recording clip the service can download. */
@@ -114,7 +115,6 @@ export class RandomEvents {
       download: downloaded ? 1 : 0,
       try: downloaded ? rng.int(1, 3) : rng.int(0, 2),
       loopdata: JSON.stringify({ ch: channels, start: Math.floor(ms / SECOND_MS) - 10, pre: 10, post: 20 }),
-      ...this.device.position(),
     };
   }
 }

@@ -3,6 +3,8 @@
  * through `advance`, which runs every device up to the new time and then logs, in arrival order,
  * the events that have reached the service by then.
  */
+
+import { type EventCoordinates, writeCoordinates } from "./coordinates.js";
 import { DeviceActivity } from "./device.js";
 import type { DeviceEvent } from "./devicetypes.js";
 import { type EventDraft, EventLog } from "./eventlog.js";
@@ -30,6 +32,8 @@ interface PendingEvent {
 export class Simulation {
   readonly devices: readonly DeviceActivity[];
   readonly log: EventLog;
+  /** How device events logged from now on write vehiclex/vehicley; logged events keep theirs. */
+  eventCoordinates: EventCoordinates;
   private readonly byId: ReadonlyMap<string, DeviceActivity>;
   private readonly listeners = new Set<(report: AdvanceReport) => void>();
   private pending: PendingEvent[] = [];
@@ -37,6 +41,7 @@ export class Simulation {
 
   constructor(options: ResolvedOptions) {
     const { seed } = options;
+    this.eventCoordinates = options.eventCoordinates;
     this.nowMs = options.clockStartMs - Math.round(options.historyHours * HOUR_MS);
     this.log = new EventLog(options.serialStart, createRng(seed, "serial-gaps"));
     const profiles = createFleet(seed, options.devices, options.timeZoneOffsetMinutes);
@@ -105,7 +110,7 @@ export class Simulation {
           appdevid: event.appdevid,
           eventMs: event.eventMs,
           updateMs: event.arrivalMs,
-          details: event.details,
+          details: writeCoordinates(event.details, this.eventCoordinates),
         }).event,
     );
   }

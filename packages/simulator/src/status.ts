@@ -2,8 +2,12 @@
  * Device status objects (endpoints 3, 5, 6). Choices where the spec is silent:
  * - `status`: 1 = online, 0 = offline.
  * - `channel`: the device's number of camera channels.
- * - `nmea`/`gpsdata`: the last position the service received. A device that reported "no fix"
- *   (or has no GPS antenna) has `nmea: ""` and no `gpsdata`. An offline device keeps its last one.
+ * - `nmea`/`gpsdata`: the fix of the device's last status refresh, which comes once per status
+ *   interval (DeviceProfile.statusIntervalMs: 1 to 5 minutes, every 5-second tick for a few
+ *   devices) while the GPS history gets every tick. So a status fix can be minutes old, and a
+ *   client must not take it for where the vehicle was at an event. A device that reported "no
+ *   fix" at its refresh (or has no GPS antenna) has `nmea: ""` and no `gpsdata`. An offline device
+ *   keeps its last one; after a gap longer than its interval, the first report refreshes it.
  * - `gpsdata.time`: UNIX milliseconds for most devices, UNIX seconds for a seeded minority.
  * - `updatetime`: the last time the service heard from the device.
  */

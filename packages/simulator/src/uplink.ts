@@ -5,9 +5,8 @@
  * produced while disconnected are uploaded after the reconnect (late, out of eventtime order).
  */
 
-import type { DeviceEvent, DeviceStatus } from "./devicetypes.js";
+import type { DetailsAtEvent, DeviceEvent, DeviceStatus } from "./devicetypes.js";
 import { TICK_MS } from "./devicetypes.js";
-import type { EventDetails } from "./eventlog.js";
 import { EventCode } from "./events.js";
 import type { GpsTrack } from "./gpstrack.js";
 import type { Fix } from "./nmea.js";
@@ -19,6 +18,8 @@ export class Uplink {
   private dropEndsAt: number | undefined;
   private lastReportMs: number;
   private reportedFix: Fix | null;
+  /** When the service last refreshed the fix in the device's status. */
+  private statusFixMs: number;
   /** Events produced while disconnected, uploaded at the next connect. */
   private outbox: DeviceEvent[] = [];
 
@@ -27,11 +28,14 @@ export class Uplink {
     private readonly deliver: (event: DeviceEvent) => void,
     /** The GPS history the service keeps of the device: every fix it received. */
     private readonly track: GpsTrack,
+    /** See DeviceProfile.statusIntervalMs. */
+    private readonly statusIntervalMs: number,
     initial: DeviceStatus,
   ) {
     this.connected = initial.online;
     this.lastReportMs = initial.lastReportMs;
     this.reportedFix = initial.reportedFix;
+    this.statusFixMs = initial.lastReportMs;
   }
 
   get online(): boolean {
@@ -75,14 +79,20 @@ export class Uplink {
     return !this.connected && this.dropEndsAt !== undefined && ms >= this.dropEndsAt;
   }
 
-  /** A tick's GPS report, which reaches the service only while connected. */
+  /**
+   * A tick's GPS report, which reaches the service only while connected: the GPS history keeps
+   * every fix, the status only one per status interval (the first report after a long gap is due
+   * at once).
+   */
   report(ms: number, fix: Fix | null): void {
     if (!this.connected) return;
-    this.reportedFix = fix;
     if (fix) {
       const { lat, lng, speedKmh, heading } = fix;
       this.track.push({ time: ms / SECOND_MS, lat, lng, speed: speedKmh, dir: heading });
     }
+    if (ms < this.statusFixMs + this.statusIntervalMs) return;
+    this.reportedFix = fix;
+    this.statusFixMs = ms;
   }
 
   /** The end of a tick: a connected device has been heard from. */
@@ -96,9 +106,14 @@ export class Uplink {
    * disconnected it waits in the outbox. Arrival is never before the tick: an event cannot reach
    * the service before the simulation has produced it.
    */
-  send(appdevid: number, tickMs: number, details: Partial<EventDetails>): void {
+  send(appdevid: number, tickMs: number, details: DetailsAtEvent): void {
     const eventMs = tickMs - this.rng.int(0, TICK_MS - 1);
-    const event: DeviceEvent = { appdevid, eventMs, arrivalMs: tickMs, details };
+    const event: DeviceEvent = {
+      appdevid,
+      eventMs,
+      arrivalMs: tickMs,
+      details: typeof details === "function" ? details(eventMs) : details,
+    };
     if (!this.connected) {
       this.outbox.push(event);
       return;
