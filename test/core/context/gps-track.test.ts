@@ -81,9 +81,12 @@ describe("motionOnTrack", () => {
     "km/h",
   );
 
-  it("for an OverSpeed, takes the highest speed within 3 s, not the next acceleration", () => {
-    // The event 2 s before the third point: the crossing sample (86) is within reach, 94 is not.
+  it("for an OverSpeed, takes the highest speed within one interval, not the next acceleration", () => {
+    // Between samples: the one after the event (86) is within reach, the next (94) is not.
     expect(motionOnTrack(track, T0 + 8_000, true)).toEqual({ speedKmh: 86, headingDeg: 0 });
+    expect(motionOnTrack(track, T0 + 5_500, true)?.speedKmh).toBe(86);
+    // At a sample: that sample's speed, not the next one's, a whole interval later.
+    expect(motionOnTrack(track, T0 + 10_000, true)?.speedKmh).toBe(86);
   });
 
   it("otherwise takes the nearest point's speed and heading", () => {

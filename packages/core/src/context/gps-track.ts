@@ -18,11 +18,12 @@ export const MAX_INTERPOLATION_GAP_MS = 60_000;
 /** With a point on one side only, the nearest point stands for the event when it is this close. */
 export const NEAREST_POINT_TOLERANCE_MS = 30_000;
 /**
- * OverSpeed takes the highest speed this close to the event: a device raises it when the speed
- * crosses the limit, so the sample just after the crossing shows it. Under half of two sample
- * intervals, so that a sample is always within reach, but the next acceleration is not.
+ * OverSpeed takes the highest speed within one sample interval of the event: a device raises it
+ * when the speed crosses the limit, so the first sample at or after the crossing shows the speed
+ * (the one before is below the limit). The window is half-open, [event - 5 s, event + 5 s): the
+ * sample a whole interval after the event already shows the next acceleration.
  */
-export const OVERSPEED_WINDOW_MS = 3_000;
+export const OVERSPEED_WINDOW_MS = 5_000;
 
 /**
  * The points as a track: ascending time (the spec's sample is ascending; sorted anyway), one point
@@ -90,7 +91,7 @@ export function motionOnTrack(
   if (!overSpeed) return { speedKmh: near.speedKmh, headingDeg: near.headingDeg };
   const around = track.slice(
     firstAtOrAfter(track, atMs - OVERSPEED_WINDOW_MS),
-    firstAtOrAfter(track, atMs + OVERSPEED_WINDOW_MS + 1),
+    firstAtOrAfter(track, atMs + OVERSPEED_WINDOW_MS),
   );
   const fastest = Math.max(near.speedKmh, ...around.map((point) => point.speedKmh));
   return { speedKmh: around.length > 0 ? fastest : near.speedKmh, headingDeg: near.headingDeg };
