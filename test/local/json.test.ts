@@ -36,6 +36,8 @@ describe("npm start -- --json", () => {
     const { code, stdout } = await start([
       ...["--duration", "10", "--speed", "300", "--poll-every", "1"],
       ...["--seed", "3", "--devices", "10", "--evidence-dir", evidenceDir],
+      // Events without coordinates: the alerts are placed from the GPS track.
+      ...["--event-coordinates", "null"],
     ]);
     expect(code).toBe(0);
     const lines = parseLines(stdout);
@@ -67,7 +69,19 @@ describe("npm start -- --json", () => {
         severity: alert.severity,
       });
       expect(alert.sms).not.toBe("");
+      // Where the vehicle was at the event and its speed, at the line's top level for jq.
+      const { position, speedKmh } = alert as unknown as { position: unknown; speedKmh: unknown };
+      expect(position).toEqual(
+        alert.body.position && {
+          lat: alert.body.position.lat,
+          lng: alert.body.position.lng,
+          source: alert.body.position.source,
+        },
+      );
+      expect(speedKmh).toBe(alert.body.speedKmh);
+      expect(alert.body.position?.source).not.toBe("event");
     }
+    expect(alerts.filter((alert) => alert.body.position?.source === "track").length).toBeGreaterThan(0);
 
     // Stored evidence is in the evidence folder too, each clip hashing to what was observed.
     const stored = ofType("evidence-stored");

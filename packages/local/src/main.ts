@@ -5,7 +5,8 @@
  */
 import { InvalidRulesError, loadRulesFile } from "@fleet-alerts/core/rules";
 import { askHidden } from "@fleet-alerts/functions/prompt";
-import { Command, InvalidArgumentError } from "commander";
+import { EVENT_COORDINATES, type EventCoordinates } from "@fleet-alerts/simulator";
+import { Command, InvalidArgumentError, Option } from "commander";
 import { humanView } from "./human-view.js";
 import { jsonLine } from "./json-view.js";
 import { type LocalOptions, startLocalPipeline } from "./pipeline.js";
@@ -23,6 +24,7 @@ interface CliOptions {
   baseUrl?: string;
   username?: string;
   json?: boolean;
+  eventCoordinates: EventCoordinates;
 }
 
 const positive = (value: string) => {
@@ -50,6 +52,14 @@ const program = new Command()
   )
   .option("--username <name>", "the account on the real device cloud")
   .option("--json", "one JSON object per line on stdout, each with its type (observations, then a summary)")
+  .addOption(
+    new Option(
+      "--event-coordinates <mode>",
+      "how the simulator writes events' vehiclex/vehicley (null: alerts are placed from the GPS track)",
+    )
+      .choices(EVENT_COORDINATES)
+      .default("numbers"),
+  )
   .parse();
 
 const options = program.opts<CliOptions>();
@@ -123,6 +133,7 @@ async function main(): Promise<number> {
     pollEverySeconds: options.pollEvery,
     evidenceDir: options.evidenceDir,
     fleetTimeZone: options.timeZone,
+    eventCoordinates: options.eventCoordinates,
     ...(options.rules && { rulesFile: options.rules }),
     ...(options.baseUrl && {
       deviceCloud: {

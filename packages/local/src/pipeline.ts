@@ -8,7 +8,7 @@ import type { Observer, StructuredLogger } from "@fleet-alerts/core";
 import { createConfirmHandler } from "@fleet-alerts/functions/confirm";
 import { createEvidenceHandler } from "@fleet-alerts/functions/evidence";
 import { createPollHandler } from "@fleet-alerts/functions/poll";
-import { type Simulator, start as startSimulator } from "@fleet-alerts/simulator";
+import { type EventCoordinates, type Simulator, start as startSimulator } from "@fleet-alerts/simulator";
 import { CONTEXT, deliver, every, runLoops } from "./delivery.js";
 import { type Emulators, startEmulators } from "./emulators.js";
 import { copyEvidence, throttled } from "./evidence-files.js";
@@ -23,6 +23,8 @@ export interface LocalOptions {
   evidenceDir: string;
   rulesFile?: string;
   fleetTimeZone: string;
+  /** How the simulator writes events' coordinates ("null" exercises the GPS-track fallback). */
+  eventCoordinates?: EventCoordinates;
   /** A real device cloud instead of the simulator (read-only: the pipeline only reads from it). */
   deviceCloud?: { baseUrl: string; username: string; password: string };
 }
@@ -51,6 +53,7 @@ export async function startLocalPipeline(
         devices: options.devices,
         historyHours: 1,
         clock: { start: new Date(), speed: options.speed },
+        ...(options.eventCoordinates && { eventCoordinates: options.eventCoordinates }),
         // Small clips: a minute of video is about 1 MB.
         bitrateBitsPerSecond: 128_000,
       });

@@ -15,7 +15,7 @@ import { Simulation } from "./simulation.js";
 
 export { passwordDigest } from "./auth.js";
 export type { DeviceSnapshot, EventInjection, SetOnlineOptions, SimulatorControl } from "./control.js";
-export type { EventCoordinates } from "./coordinates.js";
+export { EVENT_COORDINATES, type EventCoordinates } from "./coordinates.js";
 export type { DeviceMode } from "./devicetypes.js";
 export type { EndpointName } from "./endpoints.js";
 export { EVENT_COLUMNS, EventCode, type EventColumn, type SimEvent, type WireEvent } from "./events.js";
