@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { SQS_MAX_DELAY_SECONDS } from "../aws-limits.js";
-import { utcOffsetSchema } from "../devicecloud/playback.js";
 import { speedUnitSchema } from "../context/speed-unit.js";
+import { utcOffsetSchema } from "../devicecloud/playback.js";
 import { EVIDENCE_MAX_RECEIVES } from "../evidence/queue-policy.js";
 import { jsonEnv } from "./env.js";
 import {
@@ -32,7 +32,8 @@ export const accountConfigSchema = z.strictObject({
   gpsSpeedUnit: speedUnitSchema.default("km/h"),
   /**
    * The most one chunk's /api/gps lookups (one per device with alerts) may take before its alerts
-   * go out with the next best position; 0 never calls /api/gps.
+   * go out with the next best position; 0 never calls /api/gps (nor does the evidence function,
+   * whose track is then unavailable, "disabled").
    */
   gpsLookupBudgetMs: z.number().int().min(0).max(30_000).default(3_000),
   /** Where the first run starts; by default the newest event (no flood of history). */

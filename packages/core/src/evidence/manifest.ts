@@ -104,3 +104,9 @@ export const manifestSchema = z.discriminatedUnion("version", [manifestV1Schema,
 export type EvidenceManifest = z.output<typeof manifestSchema>;
 /** The version written now. */
 export type CurrentManifest = z.output<typeof manifestV2Schema>;
+
+/** The objects a manifest lists beside itself: its clips, and its track when one is stored. */
+export function listedKeys(manifest: EvidenceManifest): string[] {
+  const track = manifest.version === 2 && manifest.track.status === "stored" ? [manifest.track.key] : [];
+  return [...manifest.clips.map((clip) => clip.key), ...track];
+}

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import type { EvidenceManifest } from "./manifest.js";
+import type { CurrentManifest, EvidenceManifest } from "./manifest.js";
 
 export interface StoredObject {
   bytes: number;
@@ -28,5 +28,5 @@ export interface EvidenceSink {
   ): Promise<StoredClip>;
   /** A small document held whole (the GPS track), put at `key` over any earlier one; digest and size of these bytes. */
   putObject(key: string, body: string, contentType: string): Promise<StoredObject>;
-  putManifest(key: string, manifest: EvidenceManifest): Promise<void>;
+  putManifest(key: string, manifest: CurrentManifest): Promise<void>;
 }

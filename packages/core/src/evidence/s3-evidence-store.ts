@@ -13,7 +13,7 @@ import {
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { S3_MIN_PART_BYTES } from "../aws-limits.js";
-import { type EvidenceManifest, manifestSchema } from "./manifest.js";
+import { type CurrentManifest, type EvidenceManifest, manifestSchema } from "./manifest.js";
 import { createMp4Verifier, type Mp4Facts } from "./mp4-verifier.js";
 import type { EvidenceSink, StoredClip, StoredObject } from "./ports.js";
 
@@ -155,7 +155,7 @@ export class S3EvidenceStore implements EvidenceSink {
     return { bytes: bytes.length, sha256Hex, ...(written.VersionId && { versionId: written.VersionId }) };
   }
 
-  async putManifest(key: string, manifest: EvidenceManifest): Promise<void> {
+  async putManifest(key: string, manifest: CurrentManifest): Promise<void> {
     await this.s3.send(
       new PutObjectCommand({
         Bucket: this.buckets.evidence,
