@@ -171,6 +171,7 @@ export async function collectEvidence(
       sha256,
     })),
     partial: manifest.coverage.partial,
+    track,
   });
   return { kind: "stored", manifestKey: key, clips: clips.length, partial: manifest.coverage.partial };
 }
