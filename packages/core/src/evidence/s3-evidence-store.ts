@@ -148,6 +148,8 @@ export class S3EvidenceStore implements EvidenceSink {
         Key: key,
         Body: bytes,
         ContentType: contentType,
+        // The algorithm named too: Object Lock wants x-amz-sdk-checksum-algorithm (or Content-MD5).
+        ChecksumAlgorithm: "SHA256",
         ChecksumSHA256: digest.toString("base64"),
         Metadata: { sha256: sha256Hex },
       }),
