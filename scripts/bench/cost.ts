@@ -37,7 +37,7 @@ export const FLEET = {
   logBytesPerPoll: 500,
   logBytesPerAlert: 700,
   /** The poll metrics the poller emits (observability.ts), one custom metric each. */
-  customMetrics: 9,
+  customMetrics: 15,
   /** Lambda polls an SQS event source with five long polls at a time, 20 s each, even when idle. */
   sqsPollersPerQueue: 5,
 } as const;
@@ -90,11 +90,14 @@ export function monthlyCost(
     backlog.idlePoll.milliseconds +
     (events / polls) * msPerEvent +
     (idleRequests + 3 * (chunks / polls)) * FLEET.awsRoundTripMs +
-    2 * FLEET.deviceCloudRoundTripMs;
+    // The event query and the device list, then per chunk with alerts one round of /api/gps
+    // lookups (eight devices at a time; a chunk here has about alertsPerChunk alerts).
+    (2 + (chunks / polls) * Math.ceil(Math.min(alertsPerChunk, CHUNK_EVENTS) / 8)) *
+      FLEET.deviceCloudRoundTripMs;
   const clipBytes = (FLEET.clip.channels * FLEET.clip.seconds * FLEET.clip.bitrateBitsPerSecond) / 8;
   const evidenceMs =
     (clipBytes / (evidence.storedBytes / evidence.workerSeconds)) * 1000 +
-    (12 * FLEET.awsRoundTripMs + 3 * FLEET.deviceCloudRoundTripMs);
+    (12 * FLEET.awsRoundTripMs + 4 * FLEET.deviceCloudRoundTripMs);
   const confirmMs = 50 + 4 * FLEET.awsRoundTripMs;
   const gbSeconds =
     (polls * pollMs * stack.memoryMb.poll +

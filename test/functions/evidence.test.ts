@@ -5,15 +5,18 @@ import { ignoreObservations } from "@fleet-alerts/core";
 import { AlertStore, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
 import { DeviceCloudClient, hashPassword } from "@fleet-alerts/core/devicecloud";
 import {
+  type CurrentManifest,
   collectEvidence,
   type EvidenceJobInput,
-  type EvidenceManifest,
   evidenceJobSchema,
   evidencePrefix,
+  evidenceWindow,
   S3EvidenceStore,
+  trackGeoJsonSchema,
 } from "@fleet-alerts/core/evidence";
 import { SqsSender } from "@fleet-alerts/core/queue";
-import { type SimEvent, type Simulator, start } from "@fleet-alerts/simulator";
+import { type FaultKind, type SimEvent, type Simulator, start } from "@fleet-alerts/simulator";
+import { check } from "@placemarkio/check-geojson";
 import type { Context, SQSEvent } from "aws-lambda";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createEvidenceHandler } from "../../packages/functions/src/evidence.js";
@@ -60,7 +63,11 @@ afterEach(() => simulator.control.faults.clear());
 
 const minutes = (count: number) => count * 60_000;
 
-/** An alert record and its evidence job, for an event `minutesAgo` before the clock start, with footage recorded or not. */
+/**
+ * An alert record and its evidence job, for an event `minutesAgo` before the clock start, with
+ * footage recorded or not. The seeded device drives from about 45 to 125 minutes before the clock
+ * start: windows there have GPS points (a track), those after it none.
+ */
 async function jobFor(options: {
   minutesAgo: number;
   before: number;
@@ -109,7 +116,7 @@ async function jobFor(options: {
 }
 
 /** Delivers jobs to the real handler as SQS would; returns the ids of the messages that failed. */
-async function deliver(jobs: EvidenceJobInput[], receiveCount = 1) {
+async function deliver(jobs: EvidenceJobInput[], receiveCount = 1, handlerEnv = env) {
   const event = sqsEvent(
     jobs.map((job, index) => ({
       MessageId: `m${index}`,
@@ -118,7 +125,7 @@ async function deliver(jobs: EvidenceJobInput[], receiveCount = 1) {
       Attributes: { ApproximateReceiveCount: String(receiveCount) },
     })),
   );
-  const response = await createEvidenceHandler(env)(event, {} as Context);
+  const response = await createEvidenceHandler(handlerEnv)(event, {} as Context);
   return response.batchItemFailures.map((failure) => failure.itemIdentifier);
 }
 
@@ -139,7 +146,16 @@ async function objectBytes(key: string) {
 }
 
 async function manifestOf(prefix: string) {
-  return JSON.parse((await objectBytes(`${prefix}manifest.json`)).toString("utf8")) as EvidenceManifest;
+  return JSON.parse((await objectBytes(`${prefix}manifest.json`)).toString("utf8")) as CurrentManifest;
+}
+
+const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+
+/** The simulator's own GPS points over a job's window (in whole seconds): what /api/gps should give. */
+function gpsTruth(job: EvidenceJobInput) {
+  const window = evidenceWindow(Date.parse(job.eventtime), job.secondsBefore, job.secondsAfter);
+  const from = new Date(Math.floor(window.startMs / 1000) * 1000);
+  return simulator.control.gpsTrack(deviceid, from, new Date(Math.ceil(window.endMs / 1000) * 1000));
 }
 
 /** The SHA-256 of what the simulator serves for the same request, fetched independently. */
@@ -157,6 +173,7 @@ async function simulatorSha(request: { channel: number; durationMinutes: number;
 describe("evidence through the SQS handler", () => {
   it("stores two channels of a 2-minute window, byte for byte, with a manifest that verifies", async () => {
     const { job, prefix, serialno } = await jobFor({ minutesAgo: 30, before: 60, after: 60 });
+    expect(gpsTruth(job)).toEqual([]); // parked: no GPS points, so no track
     expect(await deliver([job])).toEqual([]);
     expect(await keysUnder(emulators.bucket, prefix)).toEqual([
       `${prefix}ch1.mp4`,
@@ -165,11 +182,14 @@ describe("evidence through the SQS handler", () => {
     ]);
     const manifest = await manifestOf(prefix);
     expect(manifest).toMatchObject({
+      version: 2,
       status: "complete",
       alert: { alertId: job.alertId, ruleId: "shock", severity: "critical" },
       event: { serialno: serialno.toString(), deviceid },
       coverage: { partial: false, missing: [] },
       software: { name: "fleet-alerts" },
+      track: { status: "unavailable", reason: "empty" },
+      speed: { atEventKmh: null, maxKmh: null, distanceMeters: null },
     });
     expect(manifest.clips.map((clip) => [clip.channel, clip.durationMinutes])).toEqual([
       [1, 2],
@@ -275,7 +295,11 @@ describe("evidence through the SQS handler", () => {
     const before = simulator.control.playbacks.length;
     expect(await deliver([job, job])).toEqual([]);
     expect(await deliver([job])).toEqual([]);
-    expect(await keysUnder(emulators.bucket, prefix)).toEqual([`${prefix}ch1.mp4`, `${prefix}manifest.json`]);
+    expect(await keysUnder(emulators.bucket, prefix)).toEqual([
+      `${prefix}ch1.mp4`,
+      `${prefix}manifest.json`,
+      `${prefix}track.geojson`,
+    ]);
     expect(simulator.control.playbacks.length - before).toBeLessThanOrEqual(2);
     const messages = await emulators.readInbox({ atLeast: 1, waitMs: 1_000 });
     expect(messages.filter((message) => message.attributes.alert_id?.value === job.alertId)).toHaveLength(1);
@@ -295,6 +319,7 @@ describe("evidence through the SQS handler", () => {
       `${prefix}ch1-part1.mp4`,
       `${prefix}ch1-part2.mp4`,
       `${prefix}manifest.json`,
+      `${prefix}track.geojson`,
     ]);
     const manifest = await manifestOf(prefix);
     expect(manifest.clips.map((clip) => [clip.part, clip.durationMinutes, clip.mp4DurationMs])).toEqual([
@@ -308,7 +333,11 @@ describe("evidence through the SQS handler", () => {
   it("fetches only the channels the device has, and lists the others as skipped", async () => {
     const { job, prefix } = await jobFor({ minutesAgo: 100, before: 30, after: 30, channels: [1, 9] });
     expect(await deliver([job])).toEqual([]);
-    expect(await keysUnder(emulators.bucket, prefix)).toEqual([`${prefix}ch1.mp4`, `${prefix}manifest.json`]);
+    expect(await keysUnder(emulators.bucket, prefix)).toEqual([
+      `${prefix}ch1.mp4`,
+      `${prefix}manifest.json`,
+      `${prefix}track.geojson`,
+    ]);
     expect((await manifestOf(prefix)).skippedChannels).toEqual([9]);
     await emulators.readInbox({ atLeast: 1 });
   });
@@ -318,6 +347,103 @@ describe("evidence through the SQS handler", () => {
     simulator.control.faults.add({ endpoint: "dlplayback", kind: "status500" });
     expect(await deliver([job], 5)).toEqual(["m0"]);
     expect(await alerts.get("main", serialno, "shock")).toMatchObject({ evidenceStatus: "failed" });
+  });
+});
+
+describe("the track beside the clips", () => {
+  it("stores track.geojson from /api/gps: valid GeoJSON, hashed in the manifest, with the speed summary", async () => {
+    const { job, prefix, serialno } = await jobFor({ minutesAgo: 65, before: 30, after: 30, channels: [1] });
+    const truth = gpsTruth(job);
+    expect(truth.length).toBeGreaterThan(10);
+    expect(await deliver([job])).toEqual([]);
+    const key = `${prefix}track.geojson`;
+    expect(await keysUnder(emulators.bucket, prefix)).toEqual([
+      `${prefix}ch1.mp4`,
+      `${prefix}manifest.json`,
+      key,
+    ]);
+
+    const bytes = await objectBytes(key);
+    const text = bytes.toString("utf8");
+    check(text); // throws on anything that is not RFC 7946 GeoJSON
+    const manifest = await manifestOf(prefix);
+    expect(manifest.track).toEqual({
+      status: "stored",
+      key,
+      sha256: sha256(bytes),
+      bytes: bytes.length,
+      points: truth.length,
+    });
+    const head = await emulators.clients.s3.send(
+      new HeadObjectCommand({ Bucket: emulators.bucket, Key: key }),
+    );
+    expect(head.ContentType).toBe("application/geo+json");
+    expect(head.Metadata?.sha256).toBe(sha256(bytes));
+
+    const [line, event] = trackGeoJsonSchema.parse(JSON.parse(text)).features;
+    expect(line?.geometry).toEqual({ type: "LineString", coordinates: truth.map((p) => [p.lng, p.lat]) });
+    expect(line?.properties).toMatchObject({ deviceid, speedsKmh: truth.map((p) => p.speed) });
+    expect(event?.properties).toMatchObject({ kind: "event", source: "track", time: job.eventtime });
+
+    // The simulator's speeds are km/h (the account's default unit). The path length agrees with
+    // them: the mean speed over the time from the first point to the last, within 5%.
+    const eventSeconds = Date.parse(job.eventtime) / 1000;
+    const nearest = [...truth].sort(
+      (a, b) => Math.abs(a.time - eventSeconds) - Math.abs(b.time - eventSeconds),
+    )[0];
+    expect(manifest.speed).toMatchObject({
+      atEventKmh: nearest?.speed,
+      maxKmh: Math.max(...truth.map((p) => p.speed)),
+    });
+    const meanKmh = truth.reduce((sum, p) => sum + p.speed, 0) / truth.length;
+    const spanSeconds = (truth.at(-1)?.time ?? 0) - (truth[0]?.time ?? 0);
+    const expectedMeters = (meanKmh / 3.6) * spanSeconds;
+    expect(Math.abs((manifest.speed.distanceMeters ?? 0) - expectedMeters) / expectedMeters).toBeLessThan(
+      0.05,
+    );
+
+    expect(await alerts.get("main", serialno, "shock")).toMatchObject({
+      evidenceKeys: [`${prefix}manifest.json`, `${prefix}ch1.mp4`, key],
+    });
+    expect(text).not.toContain(hashPassword("demo"));
+    await emulators.readInbox({ atLeast: 1 });
+  });
+
+  it.each([
+    ["HTTP 500", "status500", "failed", 75],
+    ["a malformed answer", "malformedJson", "malformed", 85],
+  ] as const)(
+    "records the track unavailable after %s from /api/gps, and still stores the clips",
+    async (_label, kind: FaultKind, reason, minutesAgo) => {
+      const { job, prefix } = await jobFor({ minutesAgo, before: 30, after: 30, channels: [1] });
+      expect(gpsTruth(job).length).toBeGreaterThan(0);
+      simulator.control.faults.add({ endpoint: "gps", kind });
+      // Done, not retried: the clips are in, and the manifest says why there is no track.
+      expect(await deliver([job])).toEqual([]);
+      expect(await keysUnder(emulators.bucket, prefix)).toEqual([
+        `${prefix}ch1.mp4`,
+        `${prefix}manifest.json`,
+      ]);
+      const manifest = await manifestOf(prefix);
+      expect(manifest.clips).toHaveLength(1);
+      expect(manifest.track).toEqual({ status: "unavailable", reason });
+      expect(manifest.speed).toEqual({ atEventKmh: null, maxKmh: null, distanceMeters: null });
+      await emulators.readInbox({ atLeast: 1 });
+    },
+  );
+
+  it("reads /api/gps speeds in the account's gpsSpeedUnit", async () => {
+    const { job, prefix } = await jobFor({ minutesAgo: 95, before: 30, after: 30, channels: [1] });
+    const truth = gpsTruth(job);
+    expect(truth.length).toBeGreaterThan(1);
+    const accounts = (JSON.parse(env.DEVICE_CLOUD_ACCOUNTS as string) as object[]).map((account) => ({
+      ...account,
+      gpsSpeedUnit: "mph",
+    }));
+    expect(await deliver([job], 1, { ...env, DEVICE_CLOUD_ACCOUNTS: JSON.stringify(accounts) })).toEqual([]);
+    const { speed } = await manifestOf(prefix);
+    expect(speed.maxKmh).toBeCloseTo(Math.max(...truth.map((p) => p.speed)) * 1.609344, 2);
+    await emulators.readInbox({ atLeast: 1 });
   });
 });
 
@@ -350,12 +476,18 @@ describe("evidence after a crash", () => {
       retryDelaySeconds: 60,
       evidenceBucket: emulators.bucket,
       software: { name: "fleet-alerts", version: "test" },
+      track: { speedUnit: "km/h" as const, lookups: true },
     };
     const parsed = evidenceJobSchema.parse(job);
     await expect(collectEvidence(parsed, settings, { ...deps, store: crashing })).rejects.toThrow(
       "crash before the manifest",
     );
-    expect(await keysUnder(emulators.bucket, prefix)).toEqual([`${prefix}ch1.mp4`, `${prefix}ch2.mp4`]);
+    // The track was stored before the crash; the next run rewrites it, then writes the manifest.
+    expect(await keysUnder(emulators.bucket, prefix)).toEqual([
+      `${prefix}ch1.mp4`,
+      `${prefix}ch2.mp4`,
+      `${prefix}track.geojson`,
+    ]);
     const fetched = simulator.control.playbacks.length;
     expect(await collectEvidence(parsed, settings, { ...deps, store: s3Store })).toMatchObject({
       kind: "stored",
@@ -366,15 +498,13 @@ describe("evidence after a crash", () => {
       `${prefix}ch1.mp4`,
       `${prefix}ch2.mp4`,
       `${prefix}manifest.json`,
+      `${prefix}track.geojson`,
     ]);
     const manifest = await manifestOf(prefix);
-    for (const clip of manifest.clips) {
-      expect(
-        createHash("sha256")
-          .update(await objectBytes(clip.key))
-          .digest("hex"),
-      ).toBe(clip.sha256);
-    }
+    for (const clip of manifest.clips) expect(sha256(await objectBytes(clip.key))).toBe(clip.sha256);
+    expect(manifest.track.status).toBe("stored");
+    if (manifest.track.status === "stored")
+      expect(sha256(await objectBytes(manifest.track.key))).toBe(manifest.track.sha256);
     await emulators.readInbox({ atLeast: 1 });
   });
 });

@@ -90,5 +90,12 @@ describe("npm start -- --json", () => {
       const bytes = await readFile(join(evidenceDir, clip.key.replace(/^evidence\//, "")));
       expect(createHash("sha256").update(bytes).digest("hex")).toBe(clip.sha256);
     }
+    // And each stored track beside them, as the manifest hashed it.
+    const tracks = stored.flatMap(({ track }) => (track.status === "stored" ? [track] : []));
+    expect(tracks.length).toBeGreaterThan(0);
+    for (const track of tracks) {
+      const bytes = await readFile(join(evidenceDir, track.key.replace(/^evidence\//, "")));
+      expect(createHash("sha256").update(bytes).digest("hex")).toBe(track.sha256);
+    }
   });
 });

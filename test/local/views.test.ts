@@ -77,6 +77,7 @@ const lines: LocalLine[] = [
     manifestKey: "evidence/x/manifest.json",
     clips: [{ key: "evidence/x/ch1.mp4", channel: 1, bytes: 1_000, sha256: "ab" }],
     partial: false,
+    track: { status: "unavailable", reason: "failed" },
   },
   { type: "evidence-progress", key: "evidence/y/ch1.mp4", bytes: 10, totalBytes: 20 },
   { type: "problem", message: "the device cloud answered 503" },

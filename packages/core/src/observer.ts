@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { alertBodySchema } from "./alerts/render/json.js";
 import { GPS_HISTORY_GAPS } from "./context/gps-history.js";
+import { manifestTrackSchema } from "./evidence/manifest.js";
 
 /**
  * What the pipeline did, as typed observations: the handlers report each decision and outcome
@@ -61,6 +62,8 @@ export const observationSchema = z.discriminatedUnion("type", [
     manifestKey: z.string(),
     clips: z.array(z.object({ key: z.string(), channel: z.number(), bytes: z.number(), sha256: z.string() })),
     partial: z.boolean(),
+    /** `track.geojson` as the manifest lists it, or why there is none. */
+    track: manifestTrackSchema,
   }),
   z.object({
     type: z.literal("evidence-waiting"),

@@ -1,9 +1,11 @@
 import { S3Client } from "@aws-sdk/client-s3";
 import { SNSClient } from "@aws-sdk/client-sns";
 import { SQSClient } from "@aws-sdk/client-sqs";
+import type { StructuredLogger } from "@fleet-alerts/core";
 import { AlertStore, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
 import { type EvidenceConfig, evidenceEnvSchema, parseEnv } from "@fleet-alerts/core/config";
-import { S3EvidenceStore } from "@fleet-alerts/core/evidence";
+import type { DeviceCloudClient } from "@fleet-alerts/core/devicecloud";
+import { S3EvidenceStore, type TrackSettings } from "@fleet-alerts/core/evidence";
 import { SqsSender } from "@fleet-alerts/core/queue";
 import { logger, logObserver } from "./observability.js";
 import { awsClientConfig, deviceCloudClients, type RuntimeOverrides, tableRef } from "./runtime.js";
@@ -24,7 +26,7 @@ export function buildEvidenceRuntime(
     config,
     sqs,
     alerts,
-    clients: deviceCloudClients(config.DEVICE_CLOUD_ACCOUNTS, env, log),
+    accounts: evidenceAccounts(config, env, log),
     settings: {
       utcOffsetMinutes: config.FLEET_UTC_OFFSET,
       giveUpAfterMs: config.EVIDENCE_GIVE_UP_HOURS * 3_600_000,
@@ -47,4 +49,22 @@ export function buildEvidenceRuntime(
       ...(overrides.evidenceProgress && { progress: overrides.evidenceProgress }),
     },
   };
+}
+
+/** Per account: its device-cloud client, and how its /api/gps is read for the evidence track. */
+function evidenceAccounts(
+  config: EvidenceConfig,
+  env: Readonly<Record<string, string | undefined>>,
+  log: StructuredLogger,
+): Map<string, { client: DeviceCloudClient; track: TrackSettings }> {
+  const clients = deviceCloudClients(config.DEVICE_CLOUD_ACCOUNTS, env, log);
+  return new Map(
+    config.DEVICE_CLOUD_ACCOUNTS.map((account) => [
+      account.id,
+      {
+        client: clients.get(account.id) as DeviceCloudClient,
+        track: { speedUnit: account.gpsSpeedUnit, lookups: account.gpsLookupBudgetMs > 0 },
+      },
+    ]),
+  );
 }

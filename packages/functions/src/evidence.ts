@@ -20,10 +20,14 @@ export function createEvidenceHandler(
       const job = evidenceJobSchema.parse(JSON.parse(record.body));
       const { account, alertId, serialno, deviceid } = job;
       logger.appendKeys({ account, alertId, serialno, deviceid });
-      const client = runtime.clients.get(job.account);
-      if (!client) throw new Error(`evidence job for unknown account ${job.account}`);
+      const cloud = runtime.accounts.get(job.account);
+      if (!cloud) throw new Error(`evidence job for unknown account ${job.account}`);
       try {
-        await collectEvidence(job, runtime.settings, { ...runtime.deps, client });
+        await collectEvidence(
+          job,
+          { ...runtime.settings, track: cloud.track },
+          { ...runtime.deps, client: cloud.client },
+        );
       } catch (error) {
         await handleEvidenceFailure(record, job, error as Error, runtime);
         throw error;

@@ -1,6 +1,6 @@
 /**
- * Stored evidence, where someone at this machine can play and check it: the manifest and clips of
- * an `evidence-stored` observation copied from the emulated bucket to the evidence folder.
+ * Stored evidence, where someone at this machine can play and check it: the manifest, clips and
+ * track of an `evidence-stored` observation copied from the emulated bucket to the evidence folder.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -8,14 +8,15 @@ import { GetObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import type { ObservationOf } from "@fleet-alerts/core";
 import type { CopiedClip } from "./report.js";
 
-/** Copies the manifest and every clip; resolves with the clips' files. */
+/** Copies the manifest, every clip and the track when there is one; resolves with the clips' files. */
 export async function copyEvidence(
   s3: S3Client,
   stored: ObservationOf<"evidence-stored">,
   evidenceDir: string,
 ): Promise<CopiedClip[]> {
   const copied: CopiedClip[] = [];
-  for (const key of [stored.manifestKey, ...stored.clips.map((clip) => clip.key)]) {
+  const track = stored.track.status === "stored" ? [stored.track.key] : [];
+  for (const key of [stored.manifestKey, ...stored.clips.map((clip) => clip.key), ...track]) {
     const object = await s3.send(new GetObjectCommand({ Bucket: stored.bucket, Key: key }));
     const bytes = await (
       object.Body as { transformToByteArray(): Promise<Uint8Array> }

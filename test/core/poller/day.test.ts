@@ -180,6 +180,7 @@ describe("a seeded simulated day through the poll handler", () => {
       "ch1.mp4",
       "ch2.mp4",
       "manifest.json",
+      "track.geojson",
     ]);
   });
 });

@@ -32,7 +32,8 @@ export const accountConfigSchema = z.strictObject({
   gpsSpeedUnit: speedUnitSchema.default("km/h"),
   /**
    * The most one chunk's /api/gps lookups (one per device with alerts) may take before its alerts
-   * go out with the next best position; 0 never calls /api/gps.
+   * go out with the next best position; 0 never calls /api/gps (nor does the evidence function,
+   * whose track is then unavailable, "disabled").
    */
   gpsLookupBudgetMs: z.number().int().min(0).max(30_000).default(3_000),
   /** Where the first run starts; by default the newest event (no flood of history). */

@@ -71,11 +71,15 @@ async function lookUp(
     const track = trackOf(points, speedUnit);
     return track.length > 0 ? { status: "ok", track } : { status: "unavailable", reason: "empty" };
   } catch (error) {
-    return { status: "unavailable", reason: gapOf(error, budget) };
+    return { status: "unavailable", reason: gpsHistoryGapOf(error, budget) };
   }
 }
 
-function gapOf(error: unknown, budget: AbortSignal): GpsHistoryGap {
+/** Why a /api/gps call under `budget` failed: the evidence track records the same reasons. */
+export function gpsHistoryGapOf(
+  error: unknown,
+  budget: AbortSignal,
+): Extract<GpsHistoryGap, "timeout" | "malformed" | "failed"> {
   if (budget.aborted) return "timeout";
   if (error instanceof DeviceCloudInvalidResponseError) return "malformed";
   return error instanceof DeviceCloudTimeoutError ? "timeout" : "failed";

@@ -7,8 +7,9 @@ import type { JobQueue } from "../queue/ports.js";
 import { evidenceAnnouncement } from "./announcement.js";
 import type { EvidenceJob } from "./job.js";
 import { clipKey, evidencePrefix, manifestKey } from "./layout.js";
-import type { EvidenceManifest, ManifestClip } from "./manifest.js";
+import { type CurrentManifest, type EvidenceManifest, listedKeys, type ManifestClip } from "./manifest.js";
 import type { EvidenceSink } from "./ports.js";
+import { collectTrack, type TrackSettings } from "./track.js";
 import { coverage, evidenceWindow, playbackSegments, recordDaysTouched } from "./window.js";
 
 export interface EvidenceSettings {
@@ -20,6 +21,8 @@ export interface EvidenceSettings {
   retryDelaySeconds: number;
   evidenceBucket: string;
   software: { name: string; version: string };
+  /** The job's account's /api/gps, for `track.geojson`. */
+  track: TrackSettings;
 }
 
 export interface EvidenceDependencies {
@@ -126,8 +129,11 @@ export async function collectEvidence(
       });
     }
   }
-  const manifest: EvidenceManifest = {
-    version: 1,
+  // After the clips, so that a retried download does not ask for the track again, and the track
+  // has had the longest time to reach the service.
+  const { track, speed } = await collectTrack(job, window, prefix, settings.track, deps);
+  const manifest: CurrentManifest = {
+    version: 2,
     status: "complete",
     alert: { alertId: job.alertId, account: job.account, ruleId: job.ruleId, severity: job.severity },
     event: job.event,
@@ -146,6 +152,8 @@ export async function collectEvidence(
     },
     clips,
     skippedChannels: skipped,
+    track,
+    speed,
     software: settings.software,
     createdAt: new Date(deps.now()).toISOString(),
   };
@@ -163,6 +171,7 @@ export async function collectEvidence(
       sha256,
     })),
     partial: manifest.coverage.partial,
+    track,
   });
   return { kind: "stored", manifestKey: key, clips: clips.length, partial: manifest.coverage.partial };
 }
@@ -225,7 +234,7 @@ async function finish(
 ): Promise<void> {
   await deps.alerts.setEvidence(alertOf(job), {
     status: "stored",
-    keys: [stored.manifestKey, ...stored.manifest.clips.map((clip) => clip.key)],
+    keys: [stored.manifestKey, ...listedKeys(stored.manifest)],
   });
   await announceOnce(
     job,

@@ -7,4 +7,7 @@ export * from "./mp4-verifier.js";
 export * from "./ports.js";
 export * from "./queue-policy.js";
 export * from "./s3-evidence-store.js";
+export * from "./track.js";
+export * from "./track-geojson.js";
+export * from "./track-summary.js";
 export * from "./window.js";

@@ -21,3 +21,8 @@ export function clipKey(prefix: string, channel: number, part: number, parts: nu
 export function manifestKey(prefix: string): string {
   return `${prefix}manifest.json`;
 }
+
+/** The GPS track over the evidence window, beside the clips. */
+export function trackKey(prefix: string): string {
+  return `${prefix}track.geojson`;
+}

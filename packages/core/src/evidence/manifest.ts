@@ -23,10 +23,45 @@ const clipSchema = z.object({
 export type ManifestClip = z.output<typeof clipSchema>;
 
 /**
- * `manifest.json` beside the clips: everything an insurer needs to trust them. It is written last,
- * so its presence with status `complete` means every clip it lists is stored and verified.
+ * Why an evidence set has no track: a /api/gps failure as the poller's lookups name it (`disabled`:
+ * the account never calls /api/gps), or a service answer with no plausible point in the window.
  */
-export const manifestSchema = z.object({
+export const TRACK_GAPS = [
+  "disabled",
+  "timeout",
+  "failed",
+  "malformed",
+  "empty",
+  "no-point-in-window",
+] as const;
+
+export const manifestTrackSchema = z.discriminatedUnion("status", [
+  z.object({
+    status: z.literal("stored"),
+    key: z.string(),
+    /** Of the stored bytes: a replay may rewrite the track, and writes the manifest after it. */
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    bytes: z.number().int().nonnegative(),
+    /** GPS points in the window (the LineString's positions). */
+    points: z.number().int().positive(),
+    /** The S3 version written, where the bucket keeps versions: the one these bytes are. */
+    versionId: z.string().optional(),
+  }),
+  z.object({ status: z.literal("unavailable"), reason: z.enum(TRACK_GAPS) }),
+]);
+export type ManifestTrack = z.output<typeof manifestTrackSchema>;
+export type TrackGap = (typeof TRACK_GAPS)[number];
+
+/** From the track, in km/h and metres; null without a track (or, at the event, without a point near it). */
+export const speedSummarySchema = z.object({
+  atEventKmh: z.number().nullable(),
+  maxKmh: z.number().nullable(),
+  /** The length of the track's path over the window. */
+  distanceMeters: z.number().nullable(),
+});
+export type SpeedSummary = z.output<typeof speedSummarySchema>;
+
+const manifestV1Schema = z.object({
   version: z.literal(1),
   status: z.literal("complete"),
   alert: z.object({ alertId: z.string(), account: z.string(), ruleId: z.string(), severity: z.string() }),
@@ -50,4 +85,28 @@ export const manifestSchema = z.object({
   software: z.object({ name: z.string(), version: z.string() }),
   createdAt: z.string(),
 });
+
+/** Version 2 adds the GPS track (`track.geojson` beside the clips) and the speed summary. */
+const manifestV2Schema = manifestV1Schema.extend({
+  version: z.literal(2),
+  track: manifestTrackSchema,
+  speed: speedSummarySchema,
+});
+
+/**
+ * `manifest.json` beside the clips: everything an insurer needs to trust them. It is written last,
+ * so its presence with status `complete` means every clip it lists (and its track) is stored and
+ * verified. Sets stored before the track came are version 1 and stay readable as they are; the
+ * version says which fields to expect, rather than every reader guessing from what is missing.
+ */
+export const manifestSchema = z.discriminatedUnion("version", [manifestV1Schema, manifestV2Schema]);
+/** A manifest as read: any version. */
 export type EvidenceManifest = z.output<typeof manifestSchema>;
+/** The version written now. */
+export type CurrentManifest = z.output<typeof manifestV2Schema>;
+
+/** The objects a manifest lists beside itself: its clips, and its track when one is stored. */
+export function listedKeys(manifest: EvidenceManifest): string[] {
+  const track = manifest.version === 2 && manifest.track.status === "stored" ? [manifest.track.key] : [];
+  return [...manifest.clips.map((clip) => clip.key), ...track];
+}

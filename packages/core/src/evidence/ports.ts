@@ -1,5 +1,12 @@
 import type { Readable } from "node:stream";
-import type { EvidenceManifest } from "./manifest.js";
+import type { CurrentManifest, EvidenceManifest } from "./manifest.js";
+
+export interface StoredObject {
+  bytes: number;
+  sha256Hex: string;
+  /** The version written, where the store keeps versions. */
+  versionId?: string;
+}
 
 export interface StoredClip {
   bytes: number;
@@ -7,7 +14,7 @@ export interface StoredClip {
   durationMs?: number;
 }
 
-/** Where evidence goes: clips verified on the way in, and the manifest written last. */
+/** Where evidence goes: clips verified on the way in, small documents beside them, the manifest last. */
 export interface EvidenceSink {
   readManifest(key: string): Promise<EvidenceManifest | undefined>;
   /** A clip already stored (a crash after it was stored), as its metadata describes it. */
@@ -19,5 +26,7 @@ export interface EvidenceSink {
     metadata: Record<string, string>,
     onProgress?: (bytes: number) => void,
   ): Promise<StoredClip>;
-  putManifest(key: string, manifest: EvidenceManifest): Promise<void>;
+  /** A small document held whole (the GPS track), put at `key` over any earlier one; digest and size of these bytes. */
+  putObject(key: string, body: string, contentType: string): Promise<StoredObject>;
+  putManifest(key: string, manifest: CurrentManifest): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { type Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import {
@@ -13,9 +13,9 @@ import {
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { S3_MIN_PART_BYTES } from "../aws-limits.js";
-import { type EvidenceManifest, manifestSchema } from "./manifest.js";
+import { type CurrentManifest, type EvidenceManifest, manifestSchema } from "./manifest.js";
 import { createMp4Verifier, type Mp4Facts } from "./mp4-verifier.js";
-import type { EvidenceSink, StoredClip } from "./ports.js";
+import type { EvidenceSink, StoredClip, StoredObject } from "./ports.js";
 
 /**
  * Evidence in S3. A clip streams through the MP4 verifier into a multipart upload in the staging
@@ -132,7 +132,32 @@ export class S3EvidenceStore implements EvidenceSink {
     };
   }
 
-  async putManifest(key: string, manifest: EvidenceManifest): Promise<void> {
+  /**
+   * A small document, put whole straight into the evidence bucket with the SHA-256 of its bytes:
+   * S3 checks what it received against that digest (and refuses a mismatch), and keeps it as the
+   * `sha256` metadata, as a clip's. Rewriting a key adds a version in the versioned bucket; the
+   * version written is returned, so that a manifest can name exactly the bytes it hashed.
+   */
+  async putObject(key: string, body: string, contentType: string): Promise<StoredObject> {
+    const bytes = Buffer.from(body, "utf8");
+    const digest = createHash("sha256").update(bytes).digest();
+    const sha256Hex = digest.toString("hex");
+    const written = await this.s3.send(
+      new PutObjectCommand({
+        Bucket: this.buckets.evidence,
+        Key: key,
+        Body: bytes,
+        ContentType: contentType,
+        // The algorithm named too: Object Lock wants x-amz-sdk-checksum-algorithm (or Content-MD5).
+        ChecksumAlgorithm: "SHA256",
+        ChecksumSHA256: digest.toString("base64"),
+        Metadata: { sha256: sha256Hex },
+      }),
+    );
+    return { bytes: bytes.length, sha256Hex, ...(written.VersionId && { versionId: written.VersionId }) };
+  }
+
+  async putManifest(key: string, manifest: CurrentManifest): Promise<void> {
     await this.s3.send(
       new PutObjectCommand({
         Bucket: this.buckets.evidence,
