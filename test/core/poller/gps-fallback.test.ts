@@ -6,7 +6,7 @@ import {
   type FleetDevice,
   type GpsPoint,
 } from "@fleet-alerts/core/devicecloud";
-import { type AccountSettings, pollAccount } from "@fleet-alerts/core/poller";
+import { type AccountSettings, LOOKUP_WINDOW_CHUNKS, pollAccount } from "@fleet-alerts/core/poller";
 import { ruleSchema } from "@fleet-alerts/core/rules";
 import { describe, expect, it } from "vitest";
 import { type FakeDeviceCloud, fakePollerDependencies } from "../../support/fakes/index.js";
@@ -199,21 +199,22 @@ describe("alert positions when the GPS history fails", () => {
 });
 
 describe("the cost of positions", () => {
-  it("makes one /api/gps call per device with alerts in a chunk, covering that device's alerts in it", async () => {
+  it("makes one /api/gps call per device with alerts in a window of chunks, covering its alerts there", async () => {
     const fakes = fakePollerDependencies(NOW);
     const { client } = fakes.deps;
-    // 250 alerting events on 7 devices: chunks of 100, 100 and 50.
-    const events = Array.from({ length: 250 }, (_, index) =>
-      event(BigInt(index + 1), `D${index % 7}`, 16, T(3000 - index * 10), {}),
+    // 700 alerting events on 7 devices: seven chunks of 100, looked up in windows of three chunks.
+    const events = Array.from({ length: 700 }, (_, index) =>
+      event(BigInt(index + 1), `D${index % 7}`, 16, T(8000 - index * 10), {}),
     );
     client.events.push(...events);
     void fakes.deps.cursors.advance("main", undefined, 0n, NOW);
-    await pollAccount(SETTINGS, fakes.deps, Number.POSITIVE_INFINITY);
+    const summary = await pollAccount(SETTINGS, fakes.deps, Number.POSITIVE_INFINITY);
 
-    const expected = [0, 100, 200].flatMap((first) => {
-      const chunk = events.slice(first, first + 100);
-      return [...new Set(chunk.map((alert) => alert.deviceid))].map((deviceid) => {
-        const times = chunk
+    const window = LOOKUP_WINDOW_CHUNKS * 100;
+    const expected = [0, window, 2 * window].flatMap((first) => {
+      const alerts = events.slice(first, first + window);
+      return [...new Set(alerts.map((alert) => alert.deviceid))].map((deviceid) => {
+        const times = alerts
           .filter((alert) => alert.deviceid === deviceid)
           .map((alert) => Date.parse(alert.eventtime));
         return {
@@ -225,6 +226,8 @@ describe("the cost of positions", () => {
     });
     const order = (requests: readonly object[]) => requests.map((request) => JSON.stringify(request)).sort();
     expect(order(client.gpsRequests)).toEqual(order(expected));
+    // Never more than one call per device per chunk: 21 calls for 7 chunks of 7 devices each.
     expect(client.gpsRequests).toHaveLength(21);
+    expect(summary).toMatchObject({ gpsLookups: 21, alertsPublished: 700 });
   });
 });

@@ -6,6 +6,7 @@ import {
   DeviceCloudNetworkError,
   DeviceCloudTimeoutError,
 } from "./errors.js";
+import { httpPost, type ResponseHead } from "./http-post.js";
 import { parseJsonKeepingSerials } from "./json.js";
 import { type ClientLogger, type RetryPolicy, withRetries } from "./retry.js";
 import { redactSecrets } from "./secret.js";
@@ -44,14 +45,13 @@ export async function postJson(
   return withRetries(retryContext, async (attempt) => {
     const timeout = AbortSignal.timeout(options.timeoutMs);
     try {
-      const response = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json; charset=utf-8", accept: "application/json" },
+      const response = await httpPost(
+        url,
+        { "content-type": "application/json; charset=utf-8", accept: "application/json" },
         body,
-        redirect: "manual",
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-      });
-      const text = await response.text();
+        signal ? AbortSignal.any([signal, timeout]) : timeout,
+      );
+      const { text } = response;
       if (!response.ok) throw httpError(endpoint, response, text, attempt, options.secrets);
       return parseJsonBody(endpoint, response, text);
     } catch (error) {
@@ -66,7 +66,7 @@ export async function postJson(
   });
 }
 
-function parseJsonBody(endpoint: EndpointName, response: Response, text: string): unknown {
+function parseJsonBody(endpoint: EndpointName, response: ResponseHead, text: string): unknown {
   const contentType = response.headers.get("content-type") ?? "none";
   // A proxy or gateway error page sent with status 200 is the classic way a "successful" call lies.
   if (/text\/html/i.test(contentType) || /^\s*</.test(text)) {
@@ -91,7 +91,7 @@ const MAX_SERVICE_MESSAGE_LENGTH = 200;
 /** An HTTP error with the service's own explanation when it gave one in JSON, redacted and cut short. */
 export function httpError(
   endpoint: EndpointName,
-  response: Response,
+  response: ResponseHead,
   text: string,
   attempt: number,
   secrets: readonly string[],
@@ -154,7 +154,7 @@ export function toDeviceCloudError(error: unknown, context: FailureContext): unk
   return new DeviceCloudNetworkError(context.endpoint, networkErrorCode(error), context.attempt);
 }
 
-/** The code of a network failure (ECONNRESET, UND_ERR_SOCKET...), from undici's error or its cause. */
+/** The code of a network failure (ECONNRESET, UND_ERR_SOCKET...), from the error or its cause. */
 function networkErrorCode(error: unknown): string | undefined {
   for (let current: unknown = error, depth = 0; current instanceof Error && depth < 4; depth++) {
     const code = (current as Error & { code?: unknown }).code;

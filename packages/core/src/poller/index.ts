@@ -1,3 +1,4 @@
+export * from "./chunk-planner.js";
 export * from "./decide-chunk.js";
 export * from "./dependencies.js";
 export * from "./event-order.js";

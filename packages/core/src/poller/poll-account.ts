@@ -3,7 +3,8 @@ import { deliverAlerts, queueEvidence } from "../alerts/delivery.js";
 import type { FleetDevice } from "../devicecloud/schemas/devices.js";
 import type { DeviceEvent } from "../devicecloud/schemas/events.js";
 import type { RuleState } from "../rules/evaluator.js";
-import { type ChunkPlan, planChunk, recordsOfChunk, statesAfter } from "./chunk-records.js";
+import { type ChunkPlan, ChunkPlanner } from "./chunk-planner.js";
+import { recordsOfChunk } from "./chunk-records.js";
 import {
   type AccountSettings,
   POLL_COUNTS,
@@ -73,23 +74,18 @@ async function pollHeld(
     if (pastDeadline()) return stop("deadline");
     const chunks = await readPage(account, run.cursor, deps, summary);
     if (chunks === undefined) return stop("caught-up");
-    let plan: ChunkPlan | undefined = planChunk(chunks[0] as Chunk, run.states, settings, deps);
+    const planner = new ChunkPlanner(chunks, run.states, settings, deps);
     try {
       for (const [index, chunk] of chunks.entries()) {
         if (pastDeadline()) {
           summary.lagSeconds = ageSeconds(chunk.events[0], deps.now());
           return stop("deadline");
         }
-        const current = plan as ChunkPlan;
-        // The next chunk is decided now, on the states this one leaves, so that its GPS lookups
-        // run while this one is written.
-        const next = chunks[index + 1];
-        plan = next && planChunk(next, statesAfter(run.states, current.decision), settings, deps);
-        const outcome = await runChunk(run, chunk, current);
+        const outcome = await runChunk(run, chunk, planner.planOf(index));
         if (outcome) return stop(outcome);
       }
     } finally {
-      plan?.cancel();
+      planner.cancel();
     }
   }
 }
