@@ -5,7 +5,13 @@ import type { DeviceEvent } from "../devicecloud/schemas/events.js";
 import type { Rule } from "../rules/schema.js";
 import { eventCoordinates } from "./event-coordinates.js";
 import { GPS_HISTORY_GAP_TEXT, type GpsHistory } from "./gps-history.js";
-import { motionOnTrack, NEAREST_POINT_TOLERANCE_MS, positionOnTrack, type TrackPoint } from "./gps-track.js";
+import {
+  motionOnTrack,
+  NEAREST_POINT_TOLERANCE_MS,
+  positionOnTrack,
+  type TrackMotion,
+  type TrackPoint,
+} from "./gps-track.js";
 import { readOverSpeedMemo } from "./overspeed-memo.js";
 
 /** Where an alert's position came from, best first. */
@@ -61,26 +67,42 @@ export interface IncidentInput {
 export function resolveIncidentContext({ event, rule, device, history }: IncidentInput): IncidentContext {
   const eventMs = Date.parse(event.eventtime);
   const overSpeed = event.appdevid === EVENT_CODES.OverSpeed;
-  const track: readonly TrackPoint[] = history.status === "ok" ? history.track : [];
   const memo = overSpeed ? readOverSpeedMemo(event.memo) : {};
   const fix = device?.gpsdata;
+  const placed = placeAtEvent(event, history.status === "ok" ? history.track : [], eventMs);
 
   const context: IncidentContext = {};
-  const coordinates = eventCoordinates(event);
-  const onTrack = coordinates ? undefined : positionOnTrack(track, eventMs);
-  if (coordinates) context.position = { ...coordinates, source: "event", fixMs: eventMs };
-  else if (onTrack) context.position = { ...onTrack, source: "track" };
+  if (placed.position) context.position = placed.position;
   else if (fix) context.position = { lat: fix.lat, lng: fix.lng, source: "last-known", fixMs: fix.time };
   else context.positionGap = gapOf(history, device);
 
-  const motion = motionOnTrack(track, eventMs, overSpeed);
-  if (motion) context.motion = { ...motion, source: "track" };
+  if (placed.motion) context.motion = { ...placed.motion, source: "track" };
   else if (memo.speedKmh !== undefined) context.motion = { speedKmh: memo.speedKmh, source: "memo" };
   else if (fix && Math.abs(fix.time - eventMs) <= NEAREST_POINT_TOLERANCE_MS)
     context.motion = { speedKmh: fix.speedInKmh, headingDeg: fix.trackingAngle, source: "last-known" };
   const limit = memo.limitKmh ?? (overSpeed ? rule.speedLimitKmh : undefined);
   if (limit !== undefined) context.speedLimitKmh = limit;
   return context;
+}
+
+/**
+ * What the event itself and the GPS track say, with no status fix or memo: the position from the
+ * event's coordinates, else the track at the event time; speed and heading from the track (for an
+ * OverSpeed, the sample that crossed the limit). The alerts and the evidence both place events so.
+ */
+export function placeAtEvent(
+  // As parsed, or as an evidence job quotes it: fields the spec leaves untyped.
+  event: { vehiclex?: unknown; vehicley?: unknown; appdevid?: unknown },
+  track: readonly TrackPoint[],
+  eventMs: number,
+): { position?: IncidentPosition & { source: "event" | "track" }; motion?: TrackMotion } {
+  const coordinates = eventCoordinates(event);
+  const onTrack = coordinates ? undefined : positionOnTrack(track, eventMs);
+  const motion = motionOnTrack(track, eventMs, event.appdevid === EVENT_CODES.OverSpeed);
+  const position = coordinates
+    ? { ...coordinates, source: "event" as const, fixMs: eventMs }
+    : onTrack && { ...onTrack, source: "track" as const };
+  return { ...(position && { position }), ...(motion && { motion }) };
 }
 
 function gapOf(history: GpsHistory, device: FleetDevice | undefined): string {

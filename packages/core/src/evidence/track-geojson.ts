@@ -1,6 +1,7 @@
 import * as z from "zod";
 import type { TrackPoint } from "../context/gps-track.js";
-import { type EventFix, roundTo } from "./track-summary.js";
+import { roundTo } from "../rounding.js";
+import type { EventFix } from "./track-summary.js";
 
 /** [longitude, latitude], RFC 7946's order, to 6 decimals (about 0.1 m). */
 const positionSchema = z.tuple([z.number(), z.number()]);

@@ -1,7 +1,7 @@
-import { eventCoordinates } from "../context/event-coordinates.js";
 import { pathMeters } from "../context/geodesy.js";
-import { motionOnTrack, positionOnTrack, type TrackPoint } from "../context/gps-track.js";
-import { EVENT_CODES } from "../devicecloud/codes.js";
+import type { TrackPoint } from "../context/gps-track.js";
+import { placeAtEvent } from "../context/incident-context.js";
+import { roundTo } from "../rounding.js";
 import type { SpeedSummary } from "./manifest.js";
 
 /** The vehicle at the event, as the evidence records it. */
@@ -30,13 +30,10 @@ export function eventFix(
   track: readonly TrackPoint[],
   eventMs: number,
 ): EventFix {
-  const coordinates = eventCoordinates(event);
-  const onTrack = coordinates ? undefined : positionOnTrack(track, eventMs);
-  const motion = motionOnTrack(track, eventMs, event.appdevid === EVENT_CODES.OverSpeed);
+  const { position, motion } = placeAtEvent(event, track, eventMs);
   const fix: EventFix = { timeMs: eventMs };
-  if (coordinates) fix.position = { ...coordinates, source: "event", fixMs: eventMs };
-  else if (onTrack)
-    fix.position = { lat: onTrack.lat, lng: onTrack.lng, source: "track", fixMs: onTrack.fixMs };
+  if (position)
+    fix.position = { lat: position.lat, lng: position.lng, source: position.source, fixMs: position.fixMs };
   if (motion) Object.assign(fix, { speedKmh: motion.speedKmh, headingDeg: motion.headingDeg });
   return fix;
 }
@@ -54,10 +51,4 @@ export function speedSummary(track: readonly TrackPoint[], fix: EventFix): Speed
     ),
     distanceMeters: roundTo(pathMeters(track), 1),
   };
-}
-
-/** `value` to `decimals` places; printed by JSON with no more digits than that. */
-export function roundTo(value: number, decimals: number): number {
-  const scale = 10 ** decimals;
-  return Math.round(value * scale) / scale;
 }

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { POSITION_SOURCES, SPEED_SOURCES } from "../../context/incident-context.js";
 import { isoTimestampSchema } from "../../devicecloud/schemas/common.js";
+import { roundTo } from "../../rounding.js";
 import { severitySchema } from "../../rules/schema.js";
 import type { AlertFacts } from "../facts.js";
 
@@ -95,9 +96,4 @@ export function renderJson(facts: AlertFacts): string {
     confirmedOfflineMinutes: facts.confirmedOfflineMinutes ?? null,
   };
   return JSON.stringify(body);
-}
-
-function roundTo(value: number, decimals: number): number {
-  const factor = 10 ** decimals;
-  return Math.round(value * factor) / factor;
 }
