@@ -62,8 +62,11 @@ export function buildFunctionBase(
       ALERTS_TOPIC_ARN: alertsTopic.topicArn,
       EVIDENCE_QUEUE_URL: queues.evidenceQueue.queueUrl,
       CONFIRM_QUEUE_URL: queues.confirmQueue.queueUrl,
-      // No DEVICE_CLOUD_ACCOUNTS: the handlers make account "main" from the bound secrets at start.
+      // No DEVICE_CLOUD_ACCOUNTS: the handlers make account "main" from the bound secrets at start,
+      // with these settings.
       ...(config.rulesFile && { RULES_FILE: "rules.json" }),
+      GPS_SPEED_UNIT: config.gpsSpeedUnit,
+      GPS_LOOKUP_BUDGET_MS: String(config.gpsLookupBudgetMs),
       FLEET_TIME_ZONE: config.fleetTimeZone,
       POWERTOOLS_SERVICE_NAME: "fleet-alerts",
       FLEET_ALERTS_VERSION: packageVersion(),

@@ -4,12 +4,15 @@ import * as z from "zod";
 import { LAMBDA_MAX_TIMEOUT_SECONDS } from "../packages/core/src/aws-limits.js";
 import {
   DEFAULT_EVIDENCE_GIVE_UP_HOURS,
+  DEFAULT_GPS_LOOKUP_BUDGET_MS,
   DEFAULT_UTC_OFFSET,
   evidenceGiveUpHoursSchema,
+  gpsLookupBudgetMsSchema,
   pollEverySecondsSchema,
   utcOffsetTextSchema,
 } from "../packages/core/src/config/fields.js";
 import { timeZoneSchema } from "../packages/core/src/config/time-zone.js";
+import { speedUnitSchema } from "../packages/core/src/context/speed-unit.js";
 import { severitySchema } from "../packages/core/src/rules/schema.js";
 
 /**
@@ -46,6 +49,10 @@ export const stageConfigSchema = z
     evidenceInfrequentAfterDays: z.number().int().min(1).default(30),
     /** The cursor-lag alarm fires above this. */
     lagAlarmSeconds: z.number().int().min(60).default(600),
+    /** The unit of speeds in the device cloud's /api/gps points (the spec does not show it). */
+    gpsSpeedUnit: speedUnitSchema.default("km/h"),
+    /** The time budget of the GPS lookups that place alerts at their events; 0 turns them off. */
+    gpsLookupBudgetMs: gpsLookupBudgetMsSchema.default(DEFAULT_GPS_LOOKUP_BUDGET_MS),
     /** EVIDENCE_GIVE_UP_HOURS of the evidence function. */
     evidenceGiveUpHours: evidenceGiveUpHoursSchema.default(DEFAULT_EVIDENCE_GIVE_UP_HOURS),
   })

@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { accountsSchema } from "@fleet-alerts/core/config";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadSstSecrets, withSecrets } from "../../packages/functions/src/secrets.js";
 
@@ -23,6 +24,15 @@ describe("secrets of a deployed stage", () => {
       },
     ]);
     expect(env.DEVICE_CLOUD_PASSWORD).toBe("pw");
+  });
+
+  it("gives the account the stage's GPS speed unit and lookup budget", async () => {
+    const env = await withSecrets(
+      { SST_APP: "fleet-alerts", GPS_SPEED_UNIT: "mph", GPS_LOOKUP_BUDGET_MS: "0" },
+      async () => SECRETS,
+    );
+    const [account] = accountsSchema.parse(JSON.parse(env.DEVICE_CLOUD_ACCOUNTS ?? ""));
+    expect(account).toMatchObject({ id: "main", gpsSpeedUnit: "mph", gpsLookupBudgetMs: 0 });
   });
 
   it("leaves an explicit configuration, and anything outside SST, as it is", async () => {

@@ -190,7 +190,13 @@ describe("functions", () => {
   it("poll on the schedule, one at a time", () => {
     expect(fn(/^Poller/)).toMatchObject({ ReservedConcurrentExecutions: 1, Timeout: 60, MemorySize: 512 });
     expect(fn(/^Poller/).Environment).toMatchObject({
-      Variables: { POLL_EVERY_SECONDS: "10", FLEET_TIME_ZONE: "Europe/Berlin", RULES_FILE: "rules.json" },
+      Variables: {
+        POLL_EVERY_SECONDS: "10",
+        FLEET_TIME_ZONE: "Europe/Berlin",
+        RULES_FILE: "rules.json",
+        GPS_SPEED_UNIT: "km/h",
+        GPS_LOOKUP_BUDGET_MS: "3000",
+      },
     });
     template.hasResourceProperties("AWS::Lambda::EventInvokeConfig", {
       FunctionName: { Ref: logicalId("AWS::Lambda::Function", /^Poller/) },

@@ -67,6 +67,11 @@ describe("a stage file refuses what the functions refuse", () => {
     expect(message).toContain(`${bad.field}: ${runtimeProblem(bad.schema, bad.env, String(bad.value))}`);
   });
 
+  it("refuses a GPS speed unit or lookup budget the accounts would refuse", async () => {
+    expect(await stageError({ gpsSpeedUnit: "furlongs" })).toContain("gpsSpeedUnit:");
+    expect(await stageError({ gpsLookupBudgetMs: 30_001 })).toContain("gpsLookupBudgetMs:");
+  });
+
   it("refuses a poller that would have to run longer than Lambda allows", async () => {
     const message = await stageError({ pollEverySeconds: 10, scheduleMinutes: 16 });
     expect(message).toContain("scheduleMinutes: must be at most 15 with pollEverySeconds");

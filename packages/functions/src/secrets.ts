@@ -76,6 +76,9 @@ export async function withSecrets(
     username: secrets.DEVICE_CLOUD_USERNAME,
     passwordEnv: "DEVICE_CLOUD_PASSWORD",
     ...(env.RULES_FILE && { rulesFile: env.RULES_FILE }),
+    // From the stage file (infra/stage-config.ts); checked with the account when the handler starts.
+    ...(env.GPS_SPEED_UNIT && { gpsSpeedUnit: env.GPS_SPEED_UNIT }),
+    ...(env.GPS_LOOKUP_BUDGET_MS && { gpsLookupBudgetMs: Number(env.GPS_LOOKUP_BUDGET_MS) }),
   };
   return {
     ...env,

@@ -15,6 +15,10 @@ export const evidenceGiveUpHoursSchema = z
   .max(24 * 30);
 export const DEFAULT_EVIDENCE_GIVE_UP_HOURS = 48;
 
+/** The most one chunk window's /api/gps lookups may take; 0 never calls /api/gps. */
+export const gpsLookupBudgetMsSchema = z.number().int().min(0).max(30_000);
+export const DEFAULT_GPS_LOOKUP_BUDGET_MS = 3_000;
+
 /** Below 60: one scheduled run keeps polling at this interval until shortly before its deadline. */
 export const pollEverySecondsSchema = z.number().int().min(1).max(59);
 

@@ -6,8 +6,10 @@ import { EVIDENCE_MAX_RECEIVES } from "../evidence/queue-policy.js";
 import { jsonEnv } from "./env.js";
 import {
   DEFAULT_EVIDENCE_GIVE_UP_HOURS,
+  DEFAULT_GPS_LOOKUP_BUDGET_MS,
   evidenceGiveUpHoursSchema,
   fromEnvString,
+  gpsLookupBudgetMsSchema,
   pollEverySecondsSchema,
 } from "./fields.js";
 import { timeZoneSchema } from "./time-zone.js";
@@ -35,7 +37,7 @@ export const accountConfigSchema = z.strictObject({
    * go out with the next best position; 0 never calls /api/gps (nor does the evidence function,
    * whose track is then unavailable, "disabled").
    */
-  gpsLookupBudgetMs: z.number().int().min(0).max(30_000).default(3_000),
+  gpsLookupBudgetMs: gpsLookupBudgetMsSchema.default(DEFAULT_GPS_LOOKUP_BUDGET_MS),
   /** Where the first run starts; by default the newest event (no flood of history). */
   startSerialno: z
     .string()
