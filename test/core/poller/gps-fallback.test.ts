@@ -202,7 +202,7 @@ describe("the cost of positions", () => {
   it("makes one /api/gps call per device with alerts in a window of chunks, covering its alerts there", async () => {
     const fakes = fakePollerDependencies(NOW);
     const { client } = fakes.deps;
-    // 700 alerting events on 7 devices: seven chunks of 100, looked up in windows of three chunks.
+    // 700 alerting events on 7 devices: seven chunks of 100, looked up a window of chunks at a time.
     const events = Array.from({ length: 700 }, (_, index) =>
       event(BigInt(index + 1), `D${index % 7}`, 16, T(8000 - index * 10), {}),
     );
@@ -211,7 +211,8 @@ describe("the cost of positions", () => {
     const summary = await pollAccount(SETTINGS, fakes.deps, Number.POSITIVE_INFINITY);
 
     const window = LOOKUP_WINDOW_CHUNKS * 100;
-    const expected = [0, window, 2 * window].flatMap((first) => {
+    const windows = Array.from({ length: Math.ceil(700 / window) }, (_, index) => index * window);
+    const expected = windows.flatMap((first) => {
       const alerts = events.slice(first, first + window);
       return [...new Set(alerts.map((alert) => alert.deviceid))].map((deviceid) => {
         const times = alerts
@@ -226,8 +227,8 @@ describe("the cost of positions", () => {
     });
     const order = (requests: readonly object[]) => requests.map((request) => JSON.stringify(request)).sort();
     expect(order(client.gpsRequests)).toEqual(order(expected));
-    // Never more than one call per device per chunk: 21 calls for 7 chunks of 7 devices each.
-    expect(client.gpsRequests).toHaveLength(21);
-    expect(summary).toMatchObject({ gpsLookups: 21, alertsPublished: 700 });
+    // Never more than one call per device per chunk: at most 49 for 7 chunks of 7 devices each.
+    expect(client.gpsRequests.length).toBeLessThanOrEqual(49);
+    expect(summary).toMatchObject({ gpsLookups: expected.length, alertsPublished: 700 });
   });
 });

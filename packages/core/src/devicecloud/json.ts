@@ -31,5 +31,6 @@ const numericSerialno = /("serialno"\s*:\s*)(-?\d[\d.eE+-]*)/g;
  * a rounded value. The schema then checks the quoted text is an integer.
  */
 export function parseJsonKeepingSerials(text: string): unknown {
-  return JSON.parse(text.replace(numericSerialno, '$1"$2"'));
+  // Most answers (GPS points, device lists) have no serial number: no need to scan them twice.
+  return JSON.parse(text.includes('"serialno"') ? text.replace(numericSerialno, '$1"$2"') : text);
 }
