@@ -1,8 +1,9 @@
 import { DeviceCloudInvalidResponseError, DeviceCloudTimeoutError } from "../devicecloud/errors.js";
 import type { DeviceCloud } from "../devicecloud/ports.js";
+import type { GpsHistoryRequest } from "../devicecloud/schemas/devices.js";
 import type { DeviceEvent } from "../devicecloud/schemas/events.js";
 import type { GpsHistory, GpsHistoryGap } from "./gps-history.js";
-import { NEAREST_POINT_TOLERANCE_MS, trackOf } from "./gps-track.js";
+import { NEAREST_POINT_TOLERANCE_MS, type TrackPoint, trackOf } from "./gps-track.js";
 import type { SpeedUnit } from "./speed-unit.js";
 
 export interface GpsLookupSettings {
@@ -59,24 +60,44 @@ async function lookUp(
   speedUnit: SpeedUnit,
   budget: AbortSignal,
 ): Promise<GpsHistory> {
+  const request = {
+    deviceid,
+    start: Math.floor((range.fromMs - NEAREST_POINT_TOLERANCE_MS) / 1000),
+    end: Math.ceil((range.toMs + NEAREST_POINT_TOLERANCE_MS) / 1000),
+  };
+  const history = await fetchGpsTrack(client, request, speedUnit, budget);
+  // Points, but none plausible, place nothing either.
+  return history.status === "ok" && history.track.length === 0
+    ? { status: "unavailable", reason: "empty" }
+    : history;
+}
+
+/**
+ * ONE /api/gps call, as a track in km/h (possibly empty when every point was implausible), or why
+ * there is none: `empty` when the service sent no point at all. Never throws. The alerts' lookups
+ * and the evidence track both fetch through it.
+ */
+export async function fetchGpsTrack(
+  client: Pick<DeviceCloud, "gpsHistory">,
+  request: GpsHistoryRequest,
+  unit: SpeedUnit,
+  budget: AbortSignal,
+): Promise<
+  | { status: "ok"; track: TrackPoint[] }
+  | { status: "unavailable"; reason: Extract<GpsHistoryGap, "empty" | "timeout" | "malformed" | "failed"> }
+> {
   try {
-    const points = await client.gpsHistory(
-      {
-        deviceid,
-        start: Math.floor((range.fromMs - NEAREST_POINT_TOLERANCE_MS) / 1000),
-        end: Math.ceil((range.toMs + NEAREST_POINT_TOLERANCE_MS) / 1000),
-      },
-      { signal: budget },
-    );
-    const track = trackOf(points, speedUnit);
-    return track.length > 0 ? { status: "ok", track } : { status: "unavailable", reason: "empty" };
+    const points = await client.gpsHistory(request, { signal: budget });
+    return points.length === 0
+      ? { status: "unavailable", reason: "empty" }
+      : { status: "ok", track: trackOf(points, unit) };
   } catch (error) {
-    return { status: "unavailable", reason: gpsHistoryGapOf(error, budget) };
+    return { status: "unavailable", reason: gapOf(error, budget) };
   }
 }
 
-/** Why a /api/gps call under `budget` failed: the evidence track records the same reasons. */
-export function gpsHistoryGapOf(
+/** Why a /api/gps call under `budget` failed. */
+function gapOf(
   error: unknown,
   budget: AbortSignal,
 ): Extract<GpsHistoryGap, "timeout" | "malformed" | "failed"> {

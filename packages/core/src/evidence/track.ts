@@ -1,5 +1,4 @@
-import { gpsHistoryGapOf } from "../context/gps-lookup.js";
-import { type TrackPoint, trackOf } from "../context/gps-track.js";
+import { fetchGpsTrack } from "../context/gps-lookup.js";
 import type { SpeedUnit } from "../context/speed-unit.js";
 import type { DeviceCloud } from "../devicecloud/ports.js";
 import type { EvidenceJob } from "./job.js";
@@ -51,8 +50,13 @@ export async function collectTrack(
     end: Math.ceil(window.endMs / 1000),
   };
   if (!settings.lookups) return unavailable("disabled");
-  const fetched = await fetchTrack(deps.client, { deviceid: job.deviceid, ...range }, settings.speedUnit);
-  if ("gap" in fetched) return unavailable(fetched.gap);
+  const fetched = await fetchGpsTrack(
+    deps.client,
+    { deviceid: job.deviceid, ...range },
+    settings.speedUnit,
+    AbortSignal.timeout(TRACK_LOOKUP_BUDGET_MS),
+  );
+  if (fetched.status === "unavailable") return unavailable(fetched.reason);
   // Only the range asked for: whether the service's ends are inclusive is not shown in the spec.
   const track = fetched.track.filter(
     (point) => point.timeMs >= range.start * 1000 && point.timeMs <= range.end * 1000,
@@ -77,20 +81,6 @@ export async function collectTrack(
     },
     speed: speedSummary(track, fix),
   };
-}
-
-async function fetchTrack(
-  client: Pick<DeviceCloud, "gpsHistory">,
-  request: { deviceid: string; start: number; end: number },
-  unit: SpeedUnit,
-): Promise<{ track: TrackPoint[] } | { gap: TrackGap }> {
-  const budget = AbortSignal.timeout(TRACK_LOOKUP_BUDGET_MS);
-  try {
-    const points = await client.gpsHistory(request, { signal: budget });
-    return points.length === 0 ? { gap: "empty" } : { track: trackOf(points, unit) };
-  } catch (error) {
-    return { gap: gpsHistoryGapOf(error, budget) };
-  }
 }
 
 function unavailable(reason: TrackGap): EvidenceTrack {
