@@ -6,7 +6,7 @@ import {
   type FleetDevice,
   type GpsPoint,
 } from "@fleet-alerts/core/devicecloud";
-import { type AccountSettings, LOOKUP_WINDOW_CHUNKS, pollAccount } from "@fleet-alerts/core/poller";
+import { type AccountSettings, pollAccount } from "@fleet-alerts/core/poller";
 import { ruleSchema } from "@fleet-alerts/core/rules";
 import { describe, expect, it } from "vitest";
 import { type FakeDeviceCloud, fakePollerDependencies } from "../../support/fakes/index.js";
@@ -199,10 +199,10 @@ describe("alert positions when the GPS history fails", () => {
 });
 
 describe("the cost of positions", () => {
-  it("makes one /api/gps call per device with alerts in a window of chunks, covering its alerts there", async () => {
+  it("makes one /api/gps call per device with alerts in a chunk, covering its alerts there", async () => {
     const fakes = fakePollerDependencies(NOW);
     const { client } = fakes.deps;
-    // 700 alerting events on 7 devices: seven chunks of 100, looked up a window of chunks at a time.
+    // 700 alerting events on 7 devices: seven chunks of 100.
     const events = Array.from({ length: 700 }, (_, index) =>
       event(BigInt(index + 1), `D${index % 7}`, 16, T(8000 - index * 10), {}),
     );
@@ -210,12 +210,10 @@ describe("the cost of positions", () => {
     void fakes.deps.cursors.advance("main", undefined, 0n, NOW);
     const summary = await pollAccount(SETTINGS, fakes.deps, Number.POSITIVE_INFINITY);
 
-    const window = LOOKUP_WINDOW_CHUNKS * 100;
-    const windows = Array.from({ length: Math.ceil(700 / window) }, (_, index) => index * window);
-    const expected = windows.flatMap((first) => {
-      const alerts = events.slice(first, first + window);
-      return [...new Set(alerts.map((alert) => alert.deviceid))].map((deviceid) => {
-        const times = alerts
+    const expected = [0, 100, 200, 300, 400, 500, 600].flatMap((first) => {
+      const chunk = events.slice(first, first + 100);
+      return [...new Set(chunk.map((alert) => alert.deviceid))].map((deviceid) => {
+        const times = chunk
           .filter((alert) => alert.deviceid === deviceid)
           .map((alert) => Date.parse(alert.eventtime));
         return {
@@ -227,8 +225,8 @@ describe("the cost of positions", () => {
     });
     const order = (requests: readonly object[]) => requests.map((request) => JSON.stringify(request)).sort();
     expect(order(client.gpsRequests)).toEqual(order(expected));
-    // Never more than one call per device per chunk: at most 49 for 7 chunks of 7 devices each.
-    expect(client.gpsRequests.length).toBeLessThanOrEqual(49);
-    expect(summary).toMatchObject({ gpsLookups: expected.length, alertsPublished: 700 });
+    // One call per device per chunk: 49 for 7 chunks of 7 devices each.
+    expect(client.gpsRequests).toHaveLength(49);
+    expect(summary).toMatchObject({ gpsLookups: 49, alertsPublished: 700 });
   });
 });

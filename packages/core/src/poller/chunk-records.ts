@@ -3,7 +3,7 @@ import type { NewAlertRecord } from "../alerts/record.js";
 import type { GpsHistory } from "../context/gps-history.js";
 import { type IncidentContext, resolveIncidentContext } from "../context/incident-context.js";
 import type { FleetDevice } from "../devicecloud/schemas/devices.js";
-import type { ChunkPlan, LookupWindow } from "./chunk-planner.js";
+import type { ChunkPlan } from "./chunk-planner.js";
 import type { AccountSettings, PollerDependencies, PollSummary } from "./dependencies.js";
 
 type ContextCounts = Pick<
@@ -29,8 +29,8 @@ export async function recordsOfChunk(
   counts: ContextCounts,
 ): Promise<NewAlertRecord[]> {
   const { alerts } = plan.decision;
-  const histories = await plan.lookups.histories;
-  if (!plan.lookups.reported) reportLookups(plan.lookups, histories, settings, deps, counts);
+  const histories = await plan.histories;
+  reportLookups(plan, histories, settings, deps, counts);
   return alerts.map(({ event, rule, status, suppressedBefore }) => {
     const basis = {
       account: settings.account,
@@ -48,15 +48,13 @@ export async function recordsOfChunk(
   });
 }
 
-/** Each lookup once, by the first chunk of its window to use it. */
 function reportLookups(
-  lookups: LookupWindow,
+  { decision }: ChunkPlan,
   histories: ReadonlyMap<string, GpsHistory>,
   settings: AccountSettings,
   deps: Pick<PollerDependencies, "observer">,
   counts: ContextCounts,
 ): void {
-  lookups.reported = true;
   for (const [deviceid, history] of histories) {
     if (history.status === "unavailable" && history.reason === "disabled") continue;
     counts.gpsLookups++;
@@ -67,7 +65,9 @@ function reportLookups(
       account: settings.account,
       deviceid,
       reason: history.reason,
-      alerts: lookups.alerts.get(deviceid) ?? 0,
+      alerts: decision.alerts.filter(
+        (alert) => alert.status === "pending" && alert.event.deviceid === deviceid,
+      ).length,
     });
   }
 }
