@@ -26,3 +26,12 @@ export function manifestKey(prefix: string): string {
 export function trackKey(prefix: string): string {
   return `${prefix}track.geojson`;
 }
+
+/**
+ * The folder an alert's claim pack is named by outside the bucket (the local evidence folder, the
+ * top folder of a packed zip): the alert id with every character a file system might refuse (the
+ * id's colons, for one) as `-`.
+ */
+export function bagFolderName(alertId: string): string {
+  return `claim-${alertId.replace(/[^A-Za-z0-9._-]/g, "-")}`;
+}
