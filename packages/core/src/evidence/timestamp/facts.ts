@@ -4,6 +4,7 @@ export interface CertificateFacts {
   issuer: string;
   notBefore: string;
   notAfter: string;
+  /** Lower-case hex, without DER's sign byte. */
   serialNumber: string;
   /** SHA-256 of the certificate's DER, lower-case hex. */
   sha256Fingerprint: string;
@@ -13,8 +14,9 @@ export interface CertificateFacts {
 export interface TimestampFacts {
   /** The TSA's genTime, ISO 8601 UTC. */
   genTime: string;
-  /** The TSA's name from TSTInfo, when it states one; else the signer certificate's subject. */
+  /** The TSA's name from TSTInfo, when it states one; else the signer certificate's subject (empty without either). */
   tsaName: string;
+  /** The token's serial number, lower-case hex, without DER's sign byte. */
   serialNumber: string;
   policy: string;
   /** SHA-256 of the stamped data (the tag manifest), lower-case hex, as the token states it. */
