@@ -1,0 +1,2 @@
+export * from "./bag-info.js";
+export * from "./manifest-lines.js";
