@@ -1,4 +1,5 @@
 export * from "./announcement.js";
+export * from "./bag/index.js";
 export * from "./collect.js";
 export * from "./job.js";
 export * from "./layout.js";

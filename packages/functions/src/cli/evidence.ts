@@ -4,6 +4,8 @@ import { pipeline } from "node:stream/promises";
 import { MAX_PLAYBACK_MINUTES, utcOffsetSchema } from "@fleet-alerts/core/devicecloud";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { type ConnectionOptions, connect, withConnectionOptions } from "./connection.js";
+import { evidencePackCommand } from "./evidence-pack.js";
+import { evidenceVerifyCommand } from "./evidence-verify.js";
 import { CliError, type Instant, integerAtLeast, parseInstant } from "./parse.js";
 import { progressMeter } from "./progress.js";
 
@@ -20,9 +22,11 @@ interface FetchOptions extends ConnectionOptions {
 
 const MAX_WINDOW_SECONDS = MAX_PLAYBACK_MINUTES * 60;
 
-/** `fleet-alerts evidence ...`: video from the recorders. */
+/** `fleet-alerts evidence ...`: video from the recorders, and alerts' claim packs. */
 export function evidenceCommand(): Command {
-  const evidence = new Command("evidence").description("fetch video evidence from the device cloud");
+  const evidence = new Command("evidence").description(
+    "fetch video evidence from the device cloud; pack and verify alerts' claim packs",
+  );
   const fetch = evidence
     .command("fetch")
     .description(
@@ -46,6 +50,11 @@ export function evidenceCommand(): Command {
         .argParser(parseUtcOffset),
     );
   withConnectionOptions(fetch).action(fetchEvidence);
+  evidence.addCommand(evidencePackCommand());
+  // TO WIRE (issue 14): core's RFC 3161 check, verifyTimestampResponse in
+  // packages/core/src/evidence/timestamp/, as { verifyTimestamp }. Until it is given here, a bag
+  // with a time-stamp token fails verification as "not checked".
+  evidence.addCommand(evidenceVerifyCommand({}));
   return evidence;
 }
 

@@ -23,3 +23,8 @@ export function toJson(value: unknown): string {
     2,
   );
 }
+
+/** A size as an operator reads it: exact below a megabyte, and with the exact count above. */
+export function sizeText(bytes: number): string {
+  return bytes < 1_000_000 ? count(bytes, "byte") : `${(bytes / 1_000_000).toFixed(1)} MB (${bytes} bytes)`;
+}

@@ -1,0 +1,90 @@
+import { readFile, stat } from "node:fs/promises";
+import type { BagSource, BagSummary, TimestampCheck, TimestampChecker } from "@fleet-alerts/core/evidence";
+import { Command } from "commander";
+import { count, sizeText } from "./format.js";
+import { CliError } from "./parse.js";
+
+/** Checks an RFC 3161 response against the bytes it should stamp, the signer against a trusted CA when one is given. */
+export type TimestampVerifier = (
+  response: Uint8Array,
+  stampedData: Uint8Array,
+  options: { trustedCaPem?: string },
+) => Promise<TimestampCheck>;
+
+export interface VerifyDependencies {
+  /** Without it, a bag's time-stamp token is reported as not checked (a problem: the profile is not met). */
+  verifyTimestamp?: TimestampVerifier;
+}
+
+interface VerifyOptions {
+  tsaCa?: string;
+}
+
+/** `fleet-alerts evidence verify PATH`: whether a claim pack is intact, every problem when it is not. */
+export function evidenceVerifyCommand(dependencies: VerifyDependencies): Command {
+  return new Command("verify")
+    .description(
+      "check a claim pack, a bag folder or a zip made by `evidence pack`: its files, every hash, " +
+        "Payload-Oxum and the time-stamp token when there is one; prints OK, or every problem and exits 1",
+    )
+    .argument("<path>", "the bag's folder, or its zip")
+    .option("--tsa-ca <file>", "a CA certificate (PEM) the time-stamp token's signer must chain to")
+    .action((path: string, options: VerifyOptions) => verify(path, options, dependencies));
+}
+
+async function verify(path: string, options: VerifyOptions, dependencies: VerifyDependencies): Promise<void> {
+  const timestamp = await timestampChecker(options, dependencies);
+  // Loaded on use: core's evidence module brings the S3 client along, which every other command
+  // would otherwise pay for at start.
+  const { encodeManifestPath, verifyBag } = await import("@fleet-alerts/core/evidence");
+  const source = await openBag(path);
+  const { problems, summary } = await verifyBag(source, { ...(timestamp && { timestamp }) }).finally(() =>
+    source.close(),
+  );
+  if (problems.length === 0) {
+    console.log(`OK: ${describe(summary)}`);
+    return;
+  }
+  // `<kind>  <path>  <detail>`, the path as manifests write it, so that it stays on its line.
+  for (const { kind, path: file, detail } of problems)
+    console.log([kind, ...(file === undefined ? [] : [encodeManifestPath(file)]), detail].join("  "));
+  throw new CliError(`${path}: ${count(problems.length, "problem")}: the claim pack is not intact`);
+}
+
+async function timestampChecker(
+  options: VerifyOptions,
+  dependencies: VerifyDependencies,
+): Promise<TimestampChecker | undefined> {
+  const trustedCaPem =
+    options.tsaCa === undefined
+      ? undefined
+      : await readFile(options.tsaCa, "utf8").catch((error: Error) => {
+          throw new CliError(`--tsa-ca: ${error.message}`);
+        });
+  const { verifyTimestamp } = dependencies;
+  if (!verifyTimestamp) return undefined;
+  return (response, stampedData) =>
+    verifyTimestamp(response, stampedData, { ...(trustedCaPem !== undefined && { trustedCaPem }) });
+}
+
+/** A folder is read as it is, anything else as a zip. */
+async function openBag(path: string): Promise<BagSource> {
+  const stats = await stat(path).catch(() => {
+    throw new CliError(`${path}: no such file or folder`);
+  });
+  if (stats.isDirectory()) {
+    const { openFolderBag } = await import("@fleet-alerts/core/evidence");
+    return openFolderBag(path);
+  }
+  const { openZipBag } = await import("../claim-pack/zip-source.js");
+  return openZipBag(path);
+}
+
+function describe(summary: BagSummary): string {
+  const payload = `${count(summary.payloadFiles, "payload file")}, ${sizeText(summary.payloadOctets)}`;
+  const { timestamp } = summary;
+  if (timestamp.token === "absent") return `${payload}, no timestamp token`;
+  if (timestamp.token === "checked" && timestamp.facts)
+    return `${payload}, timestamp ${timestamp.facts.genTime} by ${timestamp.facts.tsaName}`;
+  return `${payload}, timestamp token checked`;
+}
