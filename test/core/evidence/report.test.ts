@@ -111,6 +111,7 @@ describe("the claim report's text", () => {
       `<iframe src="timestamp.html" title="The time-stamp token of this bag" sandbox>`,
     );
     expect(stamped).toContain("this report therefore exists before the token and cannot contain it");
+    expect(stamped).toContain(`<a href="timestamp.html">Open timestamp.html on its own</a>`);
     expect(stamped).toContain("sha256sum -c manifest-sha256.txt\nsha256sum -c tagmanifest-sha256.txt\n");
     expect(stamped).toContain(
       "openssl ts -verify -data tagmanifest-sha256.txt -in tagmanifest-sha256.txt.tsr -CAfile &lt;TSA&#39;s CA&gt;",

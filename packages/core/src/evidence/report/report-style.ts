@@ -29,11 +29,10 @@ figure { margin: 0.75rem 0; }
 figcaption { font-size: 0.9rem; color: #444; margin-top: 0.3rem; }
 svg { display: block; width: 100%; height: auto; max-width: 40rem; }
 .clip video { display: block; width: 100%; max-width: 30rem; background: #000; }
-iframe { width: 100%; height: 24rem; border: 1px solid #ccc; }
+iframe { width: 100%; height: 34rem; border: 1px solid #ccc; }
 @page { margin: 15mm; }
 @media print {
   .clip video { display: none; }
   a[href^="https:"]::after { content: " <" attr(href) ">"; overflow-wrap: anywhere; }
-  iframe { height: 30rem; }
 }
 `;

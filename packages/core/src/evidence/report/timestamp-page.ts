@@ -4,8 +4,10 @@ import { escapeHtml, factList } from "./markup.js";
 import { BASE_STYLE } from "./report-style.js";
 import { recordedInstant } from "./report-times.js";
 
-const FRAME_STYLE = `${BASE_STYLE}body { padding: 0.75rem; max-width: none; }
+// Compact: the report frames it in a box of fixed height (without script a frame cannot fit its content).
+const PAGE_STYLE = `${BASE_STYLE}body { font-size: 13px; padding: 0.75rem; max-width: none; }
 h1 { font-size: 1.1rem; }
+h2 { font-size: 1rem; margin-top: 1rem; }
 `;
 
 /**
@@ -16,7 +18,7 @@ export function renderTimestampPage(state: TimestampState): string {
   return htmlDocument({
     title: "Time-stamp of this bag",
     policy: "timestamp",
-    style: FRAME_STYLE,
+    style: PAGE_STYLE,
     body: body(state),
   });
 }

@@ -16,6 +16,7 @@ export function timestampSection(model: ClaimReportModel): string {
 <h2>Time-stamp</h2>
 <p>An independent time-stamping authority signs the digest of <code>tagmanifest-sha256.txt</code>, which lists this report's digest; this report therefore exists before the token and cannot contain it. The page below, <code>${TIMESTAMP_PAGE}</code>, was written after the token and shows what it says; it is in neither manifest, so check the token itself as shown under How to verify.</p>
 <iframe src="${TIMESTAMP_PAGE}" title="The time-stamp token of this bag" sandbox></iframe>
+<p><a href="${TIMESTAMP_PAGE}">Open ${TIMESTAMP_PAGE} on its own</a> to read or print it whole.</p>
 </section>`;
 }
 
