@@ -9,7 +9,7 @@ const { createH264MP4Encoder: createEncoder } = requireFromSimulator("h264-mp4-e
 
 export interface TestClip {
   seconds: number;
-  /** Low rates keep a minute small: 2 fps, 60 s is about 25 KB. */
+  /** Low rates keep a minute small: 2 fps for 60 s of these plain frames is under 10 KB. */
   framesPerSecond?: number;
   /** The background, one per channel, so a screenshot tells the players apart. */
   rgb: readonly [number, number, number];
