@@ -1,0 +1,51 @@
+import type { PositionSource } from "../../context/incident-context.js";
+import { roundTo } from "../../rounding.js";
+import { escapeHtml, factList } from "./markup.js";
+import type { ClaimReportModel } from "./model.js";
+import { instantInBothZones } from "./report-times.js";
+
+const POSITION_SOURCE_TEXT: Record<PositionSource, string> = {
+  event: "as the device reported it with the event",
+  track: "from the GPS track at the event time",
+  "last-known": "the device's last known fix before the event",
+};
+
+/** The report's heading and what happened: the event, the vehicle, driver and device, and the alert raised. */
+export function eventSection(model: ClaimReportModel): string {
+  const { event, alert } = model;
+  const at = instantInBothZones(event.eventMs, model.fleetTimeZone);
+  const text = (value: string | undefined) =>
+    value === undefined ? `<span class="absent">not reported by the device</span>` : escapeHtml(value);
+  const facts: [string, string][] = [
+    ["Event", `${escapeHtml(event.name)} (code ${event.code})`],
+    ["Serial number", escapeHtml(event.serialno)],
+    ["Time (UTC)", escapeHtml(at.utc)],
+    ["Time (fleet's zone)", escapeHtml(at.fleet)],
+    ["Vehicle", text(event.vehicle)],
+    ["Driver", text(event.driver)],
+    ["Device", escapeHtml(event.deviceid)],
+  ];
+  if (model.position) {
+    const { lat, lng, source } = model.position;
+    facts.push(["Position", `${lat.toFixed(6)}, ${lng.toFixed(6)} (${POSITION_SOURCE_TEXT[source]})`]);
+  }
+  if (model.speedAtEventKmh !== undefined)
+    facts.push(["Speed at the event", `${roundTo(model.speedAtEventKmh, 1)} km/h`]);
+  if (model.speedLimitKmh !== undefined) facts.push(["Speed limit stated", `${model.speedLimitKmh} km/h`]);
+  return `<header>
+<p class="kicker">Claim report · evidence of one alert</p>
+<h1>${escapeHtml(event.name)} · ${escapeHtml(event.vehicle ?? event.deviceid)}</h1>
+<p>${escapeHtml(at.utc)} · ${escapeHtml(at.fleet)}</p>
+</header>
+<section id="event">
+<h2>Event</h2>
+${factList(facts)}
+<h3>Alert</h3>
+${factList([
+  ["Alert", escapeHtml(model.alert.alertId)],
+  ["Rule", escapeHtml(alert.ruleId)],
+  ["Severity", escapeHtml(alert.severity)],
+  ["Account", escapeHtml(alert.account)],
+])}
+</section>`;
+}
