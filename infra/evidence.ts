@@ -30,6 +30,11 @@ export function buildEvidence(
       FLEET_UTC_OFFSET: config.fleetUtcOffset,
       EVIDENCE_GIVE_UP_HOURS: String(config.evidenceGiveUpHours),
       EVIDENCE_MAX_RECEIVES: String(EVIDENCE_MAX_RECEIVES),
+      CLAIM_SOURCE_ORGANIZATION: config.sourceOrganization,
+      ...(config.timestampAuthorityUrl && {
+        TSA_URL: config.timestampAuthorityUrl,
+        TSA_TIMEOUT_MS: String(config.timestampTimeoutMs),
+      }),
     },
   });
   evidence.addEventSource(new SqsEventSource(evidenceQueue, { batchSize: 1, reportBatchItemFailures: true }));

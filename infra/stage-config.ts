@@ -5,10 +5,15 @@ import { LAMBDA_MAX_TIMEOUT_SECONDS } from "../packages/core/src/aws-limits.js";
 import {
   DEFAULT_EVIDENCE_GIVE_UP_HOURS,
   DEFAULT_GPS_LOOKUP_BUDGET_MS,
+  DEFAULT_SOURCE_ORGANIZATION,
+  DEFAULT_TSA_TIMEOUT_MS,
   DEFAULT_UTC_OFFSET,
   evidenceGiveUpHoursSchema,
   gpsLookupBudgetMsSchema,
   pollEverySecondsSchema,
+  sourceOrganizationSchema,
+  tsaTimeoutMsSchema,
+  tsaUrlSchema,
   utcOffsetTextSchema,
 } from "../packages/core/src/config/fields.js";
 import { timeZoneSchema } from "../packages/core/src/config/time-zone.js";
@@ -55,6 +60,11 @@ export const stageConfigSchema = z
     gpsLookupBudgetMs: gpsLookupBudgetMsSchema.default(DEFAULT_GPS_LOOKUP_BUDGET_MS),
     /** EVIDENCE_GIVE_UP_HOURS of the evidence function. */
     evidenceGiveUpHours: evidenceGiveUpHoursSchema.default(DEFAULT_EVIDENCE_GIVE_UP_HOURS),
+    /** Who makes the claim packs (bag-info.txt's Source-Organization): the fleet's operator. */
+    sourceOrganization: sourceOrganizationSchema.default(DEFAULT_SOURCE_ORGANIZATION),
+    /** An RFC 3161 Time-Stamp Authority that stamps every claim pack; none: packs are not stamped. */
+    timestampAuthorityUrl: tsaUrlSchema.optional(),
+    timestampTimeoutMs: tsaTimeoutMsSchema.default(DEFAULT_TSA_TIMEOUT_MS),
   })
   .refine((config) => pollerTimeoutSeconds(config) <= LAMBDA_MAX_TIMEOUT_SECONDS, {
     path: ["scheduleMinutes"],

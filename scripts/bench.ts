@@ -85,6 +85,15 @@ try {
   console.log(
     `   baseline, the S3 half alone (same store, clip from memory): ${evidence.storeOnlyMBps} MiB/s; the worker reaches ${Math.round((evidence.workerMBps / evidence.storeOnlyMBps) * 100)}% of it`,
   );
+  const { large, small } = evidence.bag;
+  const bagShare = large.medianMs / 1000 / evidence.workerSeconds;
+  console.log(
+    `   claim pack (bag files and report.html; no clip read), median of 10: ${large.medianMs} ms around the ${evidence.clipMinutes}-min set, ${(bagShare * 100).toFixed(2)}% of its ${evidence.workerSeconds} s   ${judge("Claim pack", `${(bagShare * 100).toFixed(2)}% of the evidence time`, "< 5% of the evidence time", bagShare < 0.05)}`,
+  );
+  const rssSpread = Math.abs(large.peakRssMiB - small.peakRssMiB);
+  console.log(
+    `   its peak RSS: ${large.peakRssMiB} MiB (+${large.rssGrowthMiB}) around ${thousands(large.clipBytes)} bytes of clips, ${small.peakRssMiB} MiB (+${small.rssGrowthMiB}) around ${thousands(small.clipBytes)}; ${small.medianMs} ms   ${judge("Claim pack", `peak RSS ${large.peakRssMiB} vs ${small.peakRssMiB} MiB`, "no growth with clip size (within 4 MiB)", rssSpread <= 4)}`,
+  );
 
   console.log("\n5. Cold start (each handler as the synth bundles it; module initialisation, median of 10)");
   const coldStarts = await measureColdStarts(handlers);

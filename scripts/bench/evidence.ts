@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { AlertStore } from "@fleet-alerts/core/alerts";
-import { evidenceWindow } from "@fleet-alerts/core/evidence";
-import { start } from "@fleet-alerts/simulator";
+import { evidencePrefix, evidenceWindow } from "@fleet-alerts/core/evidence";
+import { type SimEvent, start } from "@fleet-alerts/simulator";
 import { type Emulators, startEmulators } from "../../packages/local/src/emulators.js";
 import { sqsEvent } from "../../packages/local/src/sqs-event.js";
 import type { SynthesizedHandlers } from "./handlers.js";
@@ -24,6 +24,16 @@ export interface EvidenceFigures {
   /** The S3 half alone: the same size of clip from memory through the same store into fauxqs. */
   storeOnlySeconds: number;
   storeOnlyMBps: number;
+  /** The claim pack around this set, and around a 2-minute set: time and memory should not grow with the clips. */
+  bag: { large: BagFigures; small: BagFigures };
+}
+
+export interface BagFigures {
+  clipBytes: number;
+  medianMs: number;
+  /** The bag process's resident memory at its peak, over what it held before the first bag. */
+  rssGrowthMiB: number;
+  peakRssMiB: number;
 }
 
 const BITRATE = 4_000_000;
@@ -58,23 +68,13 @@ export async function measureEvidence(handlers: SynthesizedHandlers): Promise<Ev
     );
     const event = simulator.control.injectEvent({ appdevid: 16, deviceid, eventtime });
     const alert = { account: "main", serialno: event.serialno, ruleId: "shock", deviceid };
-    await new AlertStore({ documents: emulators.clients.documents, tableName: emulators.tableName }).record(
+    const alerts = new AlertStore({ documents: emulators.clients.documents, tableName: emulators.tableName });
+    await alerts.record(
       { ...alert, appdevid: 16, eventtime: event.eventtime, severity: "critical", status: "published" },
       Date.now(),
     );
     const half = (CLIP_MINUTES * 60) / 2;
-    const job = {
-      version: 1,
-      alertId: `main:${event.serialno}:shock`,
-      ...alert,
-      serialno: event.serialno.toString(),
-      eventtime: event.eventtime,
-      channels: [1],
-      secondsBefore: half,
-      secondsAfter: half,
-      severity: "critical",
-      event: { ...event, serialno: event.serialno.toString() },
-    };
+    const job = jobOf(event, half);
 
     const window = evidenceWindow(Date.parse(event.eventtime), half, half);
     const raw = await runBaseline("raw-download.ts", [
@@ -91,32 +91,62 @@ export async function measureEvidence(handlers: SynthesizedHandlers): Promise<Ev
       String(BITRATE),
     ]);
 
-    const eventFile = join(handlers.folder, "evidence-event.json");
-    await writeFile(
-      eventFile,
-      JSON.stringify(sqsEvent([{ MessageId: "m1", ReceiptHandle: "r1", Body: JSON.stringify(job) }])),
-    );
-    const worker = lastJson<{
-      response: { batchItemFailures: unknown[] };
-      seconds: number;
-      peakRssBytes: number;
-    }>(
-      await run(process.execPath, ["scripts/bench/run-handler.mjs", handlers.bundles.evidence, eventFile], {
-        maxBuffer: 16 * MIB,
-        env: {
-          ...process.env,
-          ...emulators.env(),
-          DEVICE_CLOUD_ACCOUNTS: JSON.stringify([{ id: "main", baseUrl: simulator.url, username: "demo" }]),
-          DEVICE_CLOUD_PASSWORD: "demo",
-          FLEET_UTC_OFFSET: "+0000",
-          POWERTOOLS_LOG_LEVEL: "ERROR",
-          NODE_OPTIONS: handlers.nodeOptions.evidence ?? "",
-        },
-      }),
-    );
-    if (worker.response.batchItemFailures.length > 0) throw new Error("the evidence job failed");
+    const runWorker = async (evidenceJob: typeof job, name: string) => {
+      const eventFile = join(handlers.folder, `${name}-event.json`);
+      await writeFile(
+        eventFile,
+        JSON.stringify(
+          sqsEvent([{ MessageId: "m1", ReceiptHandle: "r1", Body: JSON.stringify(evidenceJob) }]),
+        ),
+      );
+      const worker = lastJson<{
+        response: { batchItemFailures: unknown[] };
+        seconds: number;
+        peakRssBytes: number;
+      }>(
+        await run(process.execPath, ["scripts/bench/run-handler.mjs", handlers.bundles.evidence, eventFile], {
+          maxBuffer: 16 * MIB,
+          env: {
+            ...process.env,
+            ...emulators.env(),
+            DEVICE_CLOUD_ACCOUNTS: JSON.stringify([{ id: "main", baseUrl: simulator.url, username: "demo" }]),
+            DEVICE_CLOUD_PASSWORD: "demo",
+            FLEET_UTC_OFFSET: "+0000",
+            POWERTOOLS_LOG_LEVEL: "ERROR",
+            NODE_OPTIONS: handlers.nodeOptions.evidence ?? "",
+          },
+        }),
+      );
+      if (worker.response.batchItemFailures.length > 0) throw new Error(`the ${name} evidence job failed`);
+      return worker;
+    };
+    const worker = await runWorker(job, "large");
     const storedBytes = await storedClipBytes(emulators);
     if (storedBytes !== raw.bytes) throw new Error(`stored ${storedBytes} bytes of a ${raw.bytes}-byte clip`);
+
+    // A 2-minute set of the same device, half an hour earlier, for the bag's figures beside the large one's.
+    const smallEvent = simulator.control.injectEvent({
+      appdevid: 16,
+      deviceid,
+      eventtime: new Date(eventtime.getTime() - 30 * 60_000),
+    });
+    await alerts.record(
+      {
+        ...alert,
+        serialno: smallEvent.serialno,
+        appdevid: 16,
+        eventtime: smallEvent.eventtime,
+        severity: "critical",
+        status: "published",
+      },
+      Date.now(),
+    );
+    const smallJob = jobOf(smallEvent, 30);
+    await runWorker(smallJob, "small");
+    const bag = {
+      large: await measureBag(emulators, job, handlers.folder),
+      small: await measureBag(emulators, smallJob, handlers.folder),
+    };
 
     return {
       clipMinutes: CLIP_MINUTES,
@@ -129,11 +159,52 @@ export async function measureEvidence(handlers: SynthesizedHandlers): Promise<Ev
       rawMBps: round(raw.bytes / MIB / raw.seconds),
       storeOnlySeconds: round(storeOnly.seconds),
       storeOnlyMBps: round(storeOnly.bytes / MIB / storeOnly.seconds),
+      bag,
     };
   } finally {
     await simulator.close();
     await emulators.close();
   }
+}
+
+/** An evidence job of one channel around a simulated event, `halfSeconds` either side. */
+function jobOf(event: SimEvent, halfSeconds: number) {
+  return {
+    version: 1,
+    alertId: `main:${event.serialno}:shock`,
+    account: "main",
+    ruleId: "shock",
+    deviceid: event.deviceid,
+    serialno: event.serialno.toString(),
+    eventtime: event.eventtime,
+    channels: [1],
+    secondsBefore: halfSeconds,
+    secondsAfter: halfSeconds,
+    severity: "critical",
+    event: { ...event, serialno: event.serialno.toString() },
+  };
+}
+
+/** The claim pack written again around a stored set, in a process of its own (bag-only.ts), 10 times. */
+async function measureBag(
+  emulators: Emulators,
+  job: ReturnType<typeof jobOf>,
+  folder: string,
+): Promise<BagFigures> {
+  const jobFile = join(folder, `bag-job-${job.serialno}.json`);
+  await writeFile(jobFile, JSON.stringify(job));
+  const figures = await runBaseline<{
+    medianMs: number;
+    rssBeforeBytes: number;
+    peakRssBytes: number;
+    clipBytes: number;
+  }>("bag-only.ts", [emulators.endpoints.s3, emulators.bucket, evidencePrefix(job), jobFile, "10"]);
+  return {
+    clipBytes: figures.clipBytes,
+    medianMs: round(figures.medianMs),
+    rssGrowthMiB: round((figures.peakRssBytes - figures.rssBeforeBytes) / MIB),
+    peakRssMiB: round(figures.peakRssBytes / MIB),
+  };
 }
 
 /** The size of the MP4 clips the job stored in the evidence bucket (not the store-only baseline's). */
@@ -148,7 +219,10 @@ async function storedClipBytes(emulators: Emulators): Promise<number> {
 }
 
 /** A baseline script (TypeScript, through tsx) in a process of its own: the bytes it moved and how fast. */
-async function runBaseline(script: string, args: string[]): Promise<{ bytes: number; seconds: number }> {
+async function runBaseline<T = { bytes: number; seconds: number }>(
+  script: string,
+  args: string[],
+): Promise<T> {
   return lastJson(
     await run(process.execPath, ["--import", "tsx", `scripts/bench/${script}`, ...args], {
       maxBuffer: 16 * MIB,

@@ -151,6 +151,23 @@ async function manifestOf(prefix: string) {
 
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
+/** The tag files every claim pack has (no timestamp: this stage has no TSA). */
+const TAG_FILES = [
+  "bag-info.txt",
+  "bagit.txt",
+  "manifest-sha256.txt",
+  "manifest.json",
+  "report.html",
+  "tagmanifest-sha256.txt",
+];
+
+/** Every key of a claim pack under `prefix`: its tag files, its event file and the payload named. */
+function bagKeys(prefix: string, ...payload: string[]) {
+  return [...TAG_FILES, "data/event.json", ...payload.map((file) => `data/${file}`)]
+    .map((file) => `${prefix}${file}`)
+    .sort();
+}
+
 /** The simulator's own GPS points over a job's window (in whole seconds): what /api/gps should give. */
 function gpsTruth(job: EvidenceJobInput) {
   const window = evidenceWindow(Date.parse(job.eventtime), job.secondsBefore, job.secondsAfter);
@@ -175,14 +192,10 @@ describe("evidence through the SQS handler", () => {
     const { job, prefix, serialno } = await jobFor({ minutesAgo: 30, before: 60, after: 60 });
     expect(gpsTruth(job)).toEqual([]); // parked: no GPS points, so no track
     expect(await deliver([job])).toEqual([]);
-    expect(await keysUnder(emulators.bucket, prefix)).toEqual([
-      `${prefix}ch1.mp4`,
-      `${prefix}ch2.mp4`,
-      `${prefix}manifest.json`,
-    ]);
+    expect(await keysUnder(emulators.bucket, prefix)).toEqual(bagKeys(prefix, "ch1.mp4", "ch2.mp4"));
     const manifest = await manifestOf(prefix);
     expect(manifest).toMatchObject({
-      version: 2,
+      version: 3,
       status: "complete",
       alert: { alertId: job.alertId, ruleId: "shock", severity: "critical" },
       event: { serialno: serialno.toString(), deviceid },
@@ -222,7 +235,12 @@ describe("evidence through the SQS handler", () => {
     expect(await keysUnder(emulators.stagingBucket)).toEqual([]);
     expect(await alerts.get("main", serialno, "shock")).toMatchObject({
       evidenceStatus: "stored",
-      evidenceKeys: [`${prefix}manifest.json`, `${prefix}ch1.mp4`, `${prefix}ch2.mp4`],
+      evidenceKeys: [
+        `${prefix}manifest.json`,
+        `${prefix}data/ch1.mp4`,
+        `${prefix}data/ch2.mp4`,
+        `${prefix}data/event.json`,
+      ],
     });
     const [ready] = await emulators.readInbox({ atLeast: 1 });
     expect(ready?.attributes).toMatchObject({
@@ -245,7 +263,7 @@ describe("evidence through the SQS handler", () => {
     expect(await keysUnder(emulators.stagingBucket)).toEqual([]);
     simulator.control.faults.clear();
     expect(await deliver([job])).toEqual([]);
-    expect(await keysUnder(emulators.bucket, prefix)).toEqual([`${prefix}ch1.mp4`, `${prefix}manifest.json`]);
+    expect(await keysUnder(emulators.bucket, prefix)).toEqual(bagKeys(prefix, "ch1.mp4"));
     await emulators.readInbox({ atLeast: 1 });
   });
 
@@ -264,7 +282,8 @@ describe("evidence through the SQS handler", () => {
     expect(requeued.Messages ?? []).toEqual([]);
     const old = await jobFor({ minutesAgo: 120, before: 30, after: 30, recorded: false });
     expect(await deliver([old.job])).toEqual([]);
-    expect(await keysUnder(emulators.bucket, old.prefix)).toEqual([]);
+    // No video, but a bag all the same: the event, the track, and the report saying why.
+    expect(await keysUnder(emulators.bucket, old.prefix)).toEqual(bagKeys(old.prefix, "track.geojson"));
     expect(await alerts.get("main", old.serialno, "shock")).toMatchObject({ evidenceStatus: "unavailable" });
     const notices = (await emulators.readInbox({ atLeast: 1 })).filter(
       (message) => message.attributes.alert_id?.value === old.job.alertId,
@@ -295,11 +314,7 @@ describe("evidence through the SQS handler", () => {
     const before = simulator.control.playbacks.length;
     expect(await deliver([job, job])).toEqual([]);
     expect(await deliver([job])).toEqual([]);
-    expect(await keysUnder(emulators.bucket, prefix)).toEqual([
-      `${prefix}ch1.mp4`,
-      `${prefix}manifest.json`,
-      `${prefix}track.geojson`,
-    ]);
+    expect(await keysUnder(emulators.bucket, prefix)).toEqual(bagKeys(prefix, "ch1.mp4", "track.geojson"));
     expect(simulator.control.playbacks.length - before).toBeLessThanOrEqual(2);
     const messages = await emulators.readInbox({ atLeast: 1, waitMs: 1_000 });
     expect(messages.filter((message) => message.attributes.alert_id?.value === job.alertId)).toHaveLength(1);
@@ -315,12 +330,9 @@ describe("evidence through the SQS handler", () => {
       .slice(before)
       .filter((playback) => Math.abs(playback.start.getTime() - eventMs) <= minutes(30));
     expect(mine.map((playback) => playback.durationMinutes)).toEqual([30, 15]);
-    expect(await keysUnder(emulators.bucket, prefix)).toEqual([
-      `${prefix}ch1-part1.mp4`,
-      `${prefix}ch1-part2.mp4`,
-      `${prefix}manifest.json`,
-      `${prefix}track.geojson`,
-    ]);
+    expect(await keysUnder(emulators.bucket, prefix)).toEqual(
+      bagKeys(prefix, "ch1-part1.mp4", "ch1-part2.mp4", "track.geojson"),
+    );
     const manifest = await manifestOf(prefix);
     expect(manifest.clips.map((clip) => [clip.part, clip.durationMinutes, clip.mp4DurationMs])).toEqual([
       [0, 30, 1_800_000],
@@ -333,11 +345,7 @@ describe("evidence through the SQS handler", () => {
   it("fetches only the channels the device has, and lists the others as skipped", async () => {
     const { job, prefix } = await jobFor({ minutesAgo: 100, before: 30, after: 30, channels: [1, 9] });
     expect(await deliver([job])).toEqual([]);
-    expect(await keysUnder(emulators.bucket, prefix)).toEqual([
-      `${prefix}ch1.mp4`,
-      `${prefix}manifest.json`,
-      `${prefix}track.geojson`,
-    ]);
+    expect(await keysUnder(emulators.bucket, prefix)).toEqual(bagKeys(prefix, "ch1.mp4", "track.geojson"));
     expect((await manifestOf(prefix)).skippedChannels).toEqual([9]);
     await emulators.readInbox({ atLeast: 1 });
   });
@@ -356,12 +364,8 @@ describe("the track beside the clips", () => {
     const truth = gpsTruth(job);
     expect(truth.length).toBeGreaterThan(10);
     expect(await deliver([job])).toEqual([]);
-    const key = `${prefix}track.geojson`;
-    expect(await keysUnder(emulators.bucket, prefix)).toEqual([
-      `${prefix}ch1.mp4`,
-      `${prefix}manifest.json`,
-      key,
-    ]);
+    const key = `${prefix}data/track.geojson`;
+    expect(await keysUnder(emulators.bucket, prefix)).toEqual(bagKeys(prefix, "ch1.mp4", "track.geojson"));
 
     const bytes = await objectBytes(key);
     const text = bytes.toString("utf8");
@@ -403,7 +407,7 @@ describe("the track beside the clips", () => {
     );
 
     expect(await alerts.get("main", serialno, "shock")).toMatchObject({
-      evidenceKeys: [`${prefix}manifest.json`, `${prefix}ch1.mp4`, key],
+      evidenceKeys: [`${prefix}manifest.json`, `${prefix}data/ch1.mp4`, `${prefix}data/event.json`, key],
     });
     expect(text).not.toContain(hashPassword("demo"));
     await emulators.readInbox({ atLeast: 1 });
@@ -420,10 +424,7 @@ describe("the track beside the clips", () => {
       simulator.control.faults.add({ endpoint: "gps", kind });
       // Done, not retried: the clips are in, and the manifest says why there is no track.
       expect(await deliver([job])).toEqual([]);
-      expect(await keysUnder(emulators.bucket, prefix)).toEqual([
-        `${prefix}ch1.mp4`,
-        `${prefix}manifest.json`,
-      ]);
+      expect(await keysUnder(emulators.bucket, prefix)).toEqual(bagKeys(prefix, "ch1.mp4"));
       const manifest = await manifestOf(prefix);
       expect(manifest.clips).toHaveLength(1);
       expect(manifest.track).toEqual({ status: "unavailable", reason });
@@ -477,16 +478,23 @@ describe("evidence after a crash", () => {
       evidenceBucket: emulators.bucket,
       software: { name: "fleet-alerts", version: "test" },
       track: { speedUnit: "km/h" as const, lookups: true },
+      claimPack: {
+        sourceOrganization: "Test Fleet",
+        fleetTimeZone: "Europe/Berlin",
+        functionVersion: "test",
+      },
     };
     const parsed = evidenceJobSchema.parse(job);
     await expect(collectEvidence(parsed, settings, { ...deps, store: crashing })).rejects.toThrow(
       "crash before the manifest",
     );
-    // The track was stored before the crash; the next run rewrites it, then writes the manifest.
+    // The track and the event were stored before the crash; the next run rewrites them, then
+    // writes the manifest and the rest of the bag.
     expect(await keysUnder(emulators.bucket, prefix)).toEqual([
-      `${prefix}ch1.mp4`,
-      `${prefix}ch2.mp4`,
-      `${prefix}track.geojson`,
+      `${prefix}data/ch1.mp4`,
+      `${prefix}data/ch2.mp4`,
+      `${prefix}data/event.json`,
+      `${prefix}data/track.geojson`,
     ]);
     const fetched = simulator.control.playbacks.length;
     expect(await collectEvidence(parsed, settings, { ...deps, store: s3Store })).toMatchObject({
@@ -494,12 +502,9 @@ describe("evidence after a crash", () => {
       clips: 2,
     });
     expect(simulator.control.playbacks.length).toBe(fetched); // the stored clips were reused
-    expect(await keysUnder(emulators.bucket, prefix)).toEqual([
-      `${prefix}ch1.mp4`,
-      `${prefix}ch2.mp4`,
-      `${prefix}manifest.json`,
-      `${prefix}track.geojson`,
-    ]);
+    expect(await keysUnder(emulators.bucket, prefix)).toEqual(
+      bagKeys(prefix, "ch1.mp4", "ch2.mp4", "track.geojson"),
+    );
     const manifest = await manifestOf(prefix);
     for (const clip of manifest.clips) expect(sha256(await objectBytes(clip.key))).toBe(clip.sha256);
     expect(manifest.track.status).toBe("stored");

@@ -70,7 +70,17 @@ describe("observations in Lambda", () => {
     [{ type: "alert-failed", ...ids, reason: "InvalidParameter" }, "error"],
     [{ type: "evidence-failed", ...ids, reason: "timeout", receives: 5, final: true }, "error"],
     [{ type: "evidence-failed", ...ids, reason: "timeout", receives: 1, final: false }, "warn"],
-    [{ type: "evidence-unavailable", ...ids }, "warn"],
+    [
+      {
+        type: "evidence-unavailable",
+        ...ids,
+        bucket: "evidence",
+        bag: { prefix: "evidence/x/", report: "evidence/x/report.html", timestamp: "off" },
+      },
+      "warn",
+    ],
+    [{ type: "evidence-timestamp-failed", ...ids, reason: "timeout", attempt: 8, final: true }, "error"],
+    [{ type: "evidence-timestamp-failed", ...ids, reason: "timeout", attempt: 1, final: false }, "warn"],
     [{ type: "event-rejected", account: "main", issues: [{ path: "eventtime", message: "bad" }] }, "warn"],
     [{ type: "alert-suppressed", ...ids, suppressedSoFar: 2 }, "info"],
     [{ type: "offline-cancelled", ...ids, reason: "online-again" }, "info"],

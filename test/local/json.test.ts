@@ -3,6 +3,7 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Observation, observationSchema } from "@fleet-alerts/core";
+import { bagFolderName } from "@fleet-alerts/core/evidence";
 import { describe, expect, it } from "vitest";
 import { isObservation, type LocalLine, OBSERVATION_TYPES } from "../../packages/local/src/report.js";
 import { runCommand } from "../support/run-script.js";
@@ -86,15 +87,22 @@ describe("npm start -- --json", () => {
     // Stored evidence is in the evidence folder too, each clip hashing to what was observed.
     const stored = ofType("evidence-stored");
     expect(stored.length).toBeGreaterThan(0);
-    for (const clip of stored.flatMap((line) => line.clips)) {
-      const bytes = await readFile(join(evidenceDir, clip.key.replace(/^evidence\//, "")));
-      expect(createHash("sha256").update(bytes).digest("hex")).toBe(clip.sha256);
+    // In its claim pack's folder, under the bag's own layout.
+    const inFolder = (line: (typeof stored)[number], key: string) =>
+      join(evidenceDir, bagFolderName(line.alertId), key.slice(line.bag.prefix.length));
+    for (const line of stored) {
+      for (const clip of line.clips) {
+        const bytes = await readFile(inFolder(line, clip.key));
+        expect(createHash("sha256").update(bytes).digest("hex")).toBe(clip.sha256);
+      }
     }
     // And each stored track beside them, as the manifest hashed it.
-    const tracks = stored.flatMap(({ track }) => (track.status === "stored" ? [track] : []));
+    const tracks = stored.flatMap((line) =>
+      line.track.status === "stored" ? [{ line, track: line.track }] : [],
+    );
     expect(tracks.length).toBeGreaterThan(0);
-    for (const track of tracks) {
-      const bytes = await readFile(join(evidenceDir, track.key.replace(/^evidence\//, "")));
+    for (const { line, track } of tracks) {
+      const bytes = await readFile(inFolder(line, track.key));
       expect(createHash("sha256").update(bytes).digest("hex")).toBe(track.sha256);
     }
   });

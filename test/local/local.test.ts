@@ -3,6 +3,7 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { bagFolderName, openFolderBag, verifyBag } from "@fleet-alerts/core/evidence";
 import { describe, expect, it } from "vitest";
 import { startLocalPipeline } from "../../packages/local/src/pipeline.js";
 import type { LocalLine } from "../../packages/local/src/report.js";
@@ -57,14 +58,20 @@ describe("the local mode", () => {
       const body = JSON.parse(message.bodies?.default ?? message.raw) as { serialno: string; ruleId: string };
       expect(shownKeys).toContain(`${body.serialno}/${body.ruleId}`);
     }
-    // Each stored clip is on disk, its bytes hashing to what the manifest beside it says.
+    // Each settled evidence set is on disk as its claim pack, a bag that verifies, with its report.
     const copied = shown.filter((line) => line.type === "evidence-copied");
     expect(copied.map((line) => line.alertId).sort()).toEqual(
       shown
-        .filter((line) => line.type === "evidence-stored")
+        .filter((line) => line.type === "evidence-stored" || line.type === "evidence-unavailable")
         .map((line) => line.alertId)
         .sort(),
     );
+    for (const line of copied) {
+      expect(line.report).toBe(join(evidenceDir, bagFolderName(line.alertId), "report.html"));
+      const bag = await openFolderBag(dirname(line.report));
+      const { problems } = await verifyBag(bag).finally(() => bag.close());
+      expect(problems).toEqual([]);
+    }
     const clips = copied.flatMap((line) => line.clips);
     expect(clips.length).toBeGreaterThan(0);
     // Downloads report their progress, up to the announced size.
@@ -76,7 +83,9 @@ describe("the local mode", () => {
     for (const clip of clips) {
       const bytes = await readFile(clip.file);
       expect(createHash("sha256").update(bytes).digest("hex")).toBe(clip.sha256);
-      const manifest = JSON.parse(await readFile(join(dirname(clip.file), "manifest.json"), "utf8")) as {
+      const manifest = JSON.parse(
+        await readFile(join(dirname(dirname(clip.file)), "manifest.json"), "utf8"),
+      ) as {
         clips: { sha256: string; bytes: number }[];
       };
       expect(manifest.clips.map((entry) => entry.sha256)).toContain(clip.sha256);

@@ -3,6 +3,13 @@ import { alertBodySchema } from "./alerts/render/json.js";
 import { GPS_HISTORY_GAPS } from "./context/gps-history.js";
 import { manifestTrackSchema } from "./evidence/manifest.js";
 
+/** Where an alert's claim pack is (its prefix is the bag's root), and how its timestamp went. */
+const claimPackSchema = z.object({
+  prefix: z.string(),
+  report: z.string(),
+  timestamp: z.enum(["off", "already", "stamped", "pending", "unavailable"]),
+});
+
 /**
  * What the pipeline did, as typed observations: the handlers report each decision and outcome
  * here instead of describing it in log text. In Lambda an observer writes them as structured log
@@ -64,6 +71,7 @@ export const observationSchema = z.discriminatedUnion("type", [
     partial: z.boolean(),
     /** `track.geojson` as the manifest lists it, or why there is none. */
     track: manifestTrackSchema,
+    bag: claimPackSchema,
   }),
   z.object({
     type: z.literal("evidence-waiting"),
@@ -71,7 +79,28 @@ export const observationSchema = z.discriminatedUnion("type", [
     retryInSeconds: z.number(),
     attempt: z.number(),
   }),
-  z.object({ type: z.literal("evidence-unavailable"), ...alertIds }),
+  z.object({
+    type: z.literal("evidence-unavailable"),
+    ...alertIds,
+    bucket: z.string(),
+    /** Without video, the bag still holds the event, the track and the report saying why. */
+    bag: claimPackSchema,
+  }),
+  z.object({
+    type: z.literal("evidence-timestamped"),
+    ...alertIds,
+    /** The Time-Stamp Authority's time and name, from the token. */
+    genTime: z.string(),
+    tsa: z.string(),
+  }),
+  z.object({
+    type: z.literal("evidence-timestamp-failed"),
+    ...alertIds,
+    reason: z.string(),
+    attempt: z.number(),
+    /** The attempts ran out: the bag stays without a token, its timestamp page says why. */
+    final: z.boolean(),
+  }),
   z.object({
     type: z.literal("evidence-failed"),
     ...alertIds,

@@ -34,6 +34,14 @@ export function buildEvidenceRuntime(
       evidenceBucket: config.EVIDENCE_BUCKET,
       // Set by the stack from the package version; "dev" outside a deployment.
       software: { name: "fleet-alerts", version: env.FLEET_ALERTS_VERSION ?? "dev" },
+      claimPack: {
+        sourceOrganization: config.CLAIM_SOURCE_ORGANIZATION,
+        fleetTimeZone: config.FLEET_TIME_ZONE,
+        functionVersion: config.AWS_LAMBDA_FUNCTION_NAME
+          ? `${config.AWS_LAMBDA_FUNCTION_NAME}:${config.AWS_LAMBDA_FUNCTION_VERSION ?? "$LATEST"}`
+          : "local",
+        ...(config.TSA_URL && { tsa: { url: config.TSA_URL, timeoutMs: config.TSA_TIMEOUT_MS } }),
+      },
     },
     deps: {
       // An emulator's endpoint is an IP address: path-style addressing, as S3 allows everywhere.

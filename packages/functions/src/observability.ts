@@ -74,6 +74,7 @@ function levelOf(observation: Observation): keyof StructuredLogger {
     case "alert-failed":
       return "error";
     case "evidence-failed":
+    case "evidence-timestamp-failed":
       return observation.final ? "error" : "warn";
     case "event-rejected":
     case "evidence-unavailable":

@@ -1,34 +1,43 @@
 /**
- * Stored evidence, where someone at this machine can play and check it: the manifest, clips and
- * track of an `evidence-stored` observation copied from the emulated bucket to the evidence folder.
+ * Stored evidence, where someone at this machine can play and check it: an alert's claim pack (the
+ * bag under its evidence prefix, clips, track, report and all) copied from the emulated bucket to
+ * `<evidence folder>/<claim-...>/`, the bag's own layout. Opening its report.html plays the clips.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { GetObjectCommand, type S3Client } from "@aws-sdk/client-s3";
-import type { ObservationOf } from "@fleet-alerts/core";
-import type { CopiedClip } from "./report.js";
+import { GetObjectCommand, paginateListObjectsV2, type S3Client } from "@aws-sdk/client-s3";
+import { bagFolderName } from "@fleet-alerts/core/evidence";
 
-/** Copies the manifest, every clip and the track when there is one; resolves with the clips' files. */
-export async function copyEvidence(
+export interface CopiedBag {
+  /** The bag's folder. */
+  folder: string;
+  /** Its report.html, to open in a browser. */
+  report: string;
+}
+
+/** Copies every object under the bag's prefix (again: a timestamp that came later is added). */
+export async function copyBag(
   s3: S3Client,
-  stored: ObservationOf<"evidence-stored">,
+  stored: { alertId: string; bucket: string; bag: { prefix: string; report: string } },
   evidenceDir: string,
-): Promise<CopiedClip[]> {
-  const copied: CopiedClip[] = [];
-  const track = stored.track.status === "stored" ? [stored.track.key] : [];
-  for (const key of [stored.manifestKey, ...stored.clips.map((clip) => clip.key), ...track]) {
-    const object = await s3.send(new GetObjectCommand({ Bucket: stored.bucket, Key: key }));
-    const bytes = await (
-      object.Body as { transformToByteArray(): Promise<Uint8Array> }
-    ).transformToByteArray();
-    // The folder stands for the bucket's evidence/ prefix: keep the rest of the key.
-    const file = join(evidenceDir, key.replace(/^evidence\//, ""));
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, bytes);
-    const clip = stored.clips.find((candidate) => candidate.key === key);
-    if (clip) copied.push({ file, bytes: clip.bytes, sha256: clip.sha256 });
+): Promise<CopiedBag> {
+  const folder = join(evidenceDir, bagFolderName(stored.alertId));
+  for await (const page of paginateListObjectsV2(
+    { client: s3 },
+    { Bucket: stored.bucket, Prefix: stored.bag.prefix },
+  )) {
+    for (const { Key: key } of page.Contents ?? []) {
+      if (!key) continue;
+      const object = await s3.send(new GetObjectCommand({ Bucket: stored.bucket, Key: key }));
+      const bytes = await (
+        object.Body as { transformToByteArray(): Promise<Uint8Array> }
+      ).transformToByteArray();
+      const file = join(folder, key.slice(stored.bag.prefix.length));
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, bytes);
+    }
   }
-  return copied;
+  return { folder, report: join(folder, stored.bag.report.slice(stored.bag.prefix.length)) };
 }
 
 export interface DownloadProgress {

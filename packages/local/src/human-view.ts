@@ -29,12 +29,13 @@ export function humanView(line: LocalLine, totals: LocalTotals, time: string): H
       return { print: `${time} PROBLEM ${line.message}` };
     case "evidence-copied":
       return {
-        print: line.clips
-          .map(
+        print: [
+          ...line.clips.map(
             (clip) =>
               `${time} EVIDENCE stored ${clip.file} (${megabytes(clip.bytes)} MB, sha256 ${clip.sha256})${line.partial ? " (partial)" : ""}`,
-          )
-          .join("\n"),
+          ),
+          `${time} CLAIM PACK ${line.report}`,
+        ].join("\n"),
       };
     case "evidence-progress": {
       const total = line.totalBytes ? `/${megabytes(line.totalBytes)}` : "";

@@ -4,6 +4,7 @@
  * them as Lambda's event source mappings would. What the live view and `--json` show comes from
  * what the handlers observed; stored evidence is also copied to `evidenceDir`.
  */
+import { join } from "node:path";
 import type { Observer, StructuredLogger } from "@fleet-alerts/core";
 import { createConfirmHandler } from "@fleet-alerts/functions/confirm";
 import { createEvidenceHandler } from "@fleet-alerts/functions/evidence";
@@ -11,7 +12,7 @@ import { createPollHandler } from "@fleet-alerts/functions/poll";
 import { type EventCoordinates, type Simulator, start as startSimulator } from "@fleet-alerts/simulator";
 import { CONTEXT, deliver, every, runLoops } from "./delivery.js";
 import { type Emulators, startEmulators } from "./emulators.js";
-import { copyEvidence, throttled } from "./evidence-files.js";
+import { copyBag, throttled } from "./evidence-files.js";
 import { type LocalLine, type LocalTotals, reporting } from "./report.js";
 
 export interface LocalOptions {
@@ -75,6 +76,7 @@ export async function startLocalPipeline(
     DEVICE_CLOUD_PASSWORD: cloud.password,
     FLEET_TIME_ZONE: options.fleetTimeZone,
     EVIDENCE_GIVE_UP_HOURS: "1",
+    CLAIM_SOURCE_ORGANIZATION: "fleet-alerts local mode",
   };
 
   const problem = (message: string) => report({ type: "problem", message });
@@ -82,11 +84,24 @@ export async function startLocalPipeline(
   const observer: Observer = {
     observe(observation) {
       report(observation);
-      if (observation.type !== "evidence-stored") return;
-      const { alertId, serialno, partial } = observation;
-      const copy = copyEvidence(emulators.clients.s3, observation, options.evidenceDir)
+      if (observation.type !== "evidence-stored" && observation.type !== "evidence-unavailable") return;
+      const { alertId, serialno } = observation;
+      const stored = observation.type === "evidence-stored" ? observation : undefined;
+      const copy = copyBag(emulators.clients.s3, observation, options.evidenceDir)
         .then(
-          (clips) => report({ type: "evidence-copied", alertId, serialno, partial, clips }),
+          ({ folder, report: reportFile }) =>
+            report({
+              type: "evidence-copied",
+              alertId,
+              serialno,
+              partial: stored?.partial ?? false,
+              clips: (stored?.clips ?? []).map((clip) => ({
+                file: join(folder, clip.key.slice(observation.bag.prefix.length)),
+                bytes: clip.bytes,
+                sha256: clip.sha256,
+              })),
+              report: reportFile,
+            }),
           (error: Error) => problem(`copying the evidence of #${serialno}: ${error.message}`),
         )
         .finally(() => copies.delete(copy));

@@ -27,7 +27,15 @@ export type LocalOwnLine =
     }
   | { type: "problem"; message: string }
   /** Local only: the stored evidence of an `evidence-stored`, now also in the evidence folder. */
-  | { type: "evidence-copied"; alertId: string; serialno: string; partial: boolean; clips: CopiedClip[] }
+  | {
+      type: "evidence-copied";
+      alertId: string;
+      serialno: string;
+      partial: boolean;
+      clips: CopiedClip[];
+      /** The claim pack's report.html in the evidence folder, to open in a browser. */
+      report: string;
+    }
   /** Local only, and never in `--json`: how a download is going. */
   | { type: "evidence-progress"; key: string; bytes: number; totalBytes?: number }
   | ({ type: "local-summary" } & LocalTotals);

@@ -37,6 +37,7 @@ function harness(answer: (request: GpsHistoryRequest) => Promise<GpsPoint[]>) {
   const objects = new Map<string, { body: string; contentType: string }>();
   const store: Pick<EvidenceSink, "putObject"> = {
     async putObject(key, body, contentType) {
+      if (typeof body !== "string") throw new Error("the track is put as text");
       objects.set(key, { body, contentType });
       return { bytes: Buffer.byteLength(body), sha256Hex: createHash("sha256").update(body).digest("hex") };
     },
@@ -55,11 +56,11 @@ describe("the evidence track", () => {
     const { requests, objects, deps } = harness(async () => points(START - 10, 8));
     const result = await collectTrack(JOB, WINDOW, "evidence/D1/", KMH, deps);
     expect(requests).toEqual([{ deviceid: "D1", start: START, end: START + 16 }]);
-    const stored = objects.get("evidence/D1/track.geojson");
+    const stored = objects.get("evidence/D1/data/track.geojson");
     expect(stored?.contentType).toBe("application/geo+json");
     expect(result.track).toEqual({
       status: "stored",
-      key: "evidence/D1/track.geojson",
+      key: "evidence/D1/data/track.geojson",
       sha256: createHash("sha256")
         .update(stored?.body ?? "")
         .digest("hex"),
@@ -69,6 +70,8 @@ describe("the evidence track", () => {
     });
     expect(result.speed).toMatchObject({ atEventKmh: 50, maxKmh: 50 });
     expect(result.speed.distanceMeters).toBeCloseTo(3 * 75.8, 0);
+    // What was stored, for the claim pack's report to draw without reading it back.
+    expect(`${JSON.stringify(result.geojson)}\n`).toBe(stored?.body);
   });
 
   it.each([
@@ -106,7 +109,9 @@ describe("the evidence track", () => {
     const result = await collectTrack(JOB, WINDOW, "p/", KMH, deps);
     expect(result.track).toMatchObject({ status: "stored", points: 1 });
     expect(result.speed).toEqual({ atEventKmh: 50, maxKmh: 50, distanceMeters: 0 });
-    expect(JSON.parse(objects.get("p/track.geojson")?.body ?? "").features[0].geometry.type).toBe("Point");
+    expect(JSON.parse(objects.get("p/data/track.geojson")?.body ?? "").features[0].geometry.type).toBe(
+      "Point",
+    );
   });
 
   it("converts the account's unit to km/h", async () => {

@@ -4,7 +4,7 @@ import type { Observer } from "../observer.js";
 import type { JobQueue } from "../queue/ports.js";
 import type { AlertPublisher, AlertRecords } from "./ports.js";
 import type { AlertRecord } from "./record.js";
-import type { AlertBody } from "./render/json.js";
+import { type AlertBody, alertBodySchema } from "./render/json.js";
 
 export interface DeliveryDependencies {
   alerts: AlertRecords;
@@ -101,10 +101,18 @@ export async function queueEvidence(
         severity: record.severity,
         event: record.event ? (JSON.parse(record.event) as Record<string, unknown>) : {},
         attempt: 0,
+        ...publishedBody(record),
+        timestampAttempt: 0,
       };
       return { body: JSON.stringify(job) };
     }),
   );
   await Promise.all(wanting.map((record) => deps.alerts.markEvidenceQueued(record, deps.now())));
   counts.evidenceJobs += wanting.length;
+}
+
+/** The alert as published, for the evidence's report; none for a record whose body no longer parses. */
+function publishedBody(record: AlertRecord): Pick<EvidenceJob, "alert"> {
+  const parsed = alertBodySchema.safeParse(JSON.parse(record.message?.default ?? "null"));
+  return parsed.success ? { alert: parsed.data } : {};
 }

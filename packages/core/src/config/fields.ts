@@ -39,3 +39,18 @@ export const DEFAULT_UTC_OFFSET = "+0000";
 export function fromEnvString<S extends z.ZodType<number, number>>(schema: S) {
   return z.coerce.number().pipe(schema);
 }
+
+/** bag-info.txt's Source-Organization: who made the claim packs (the fleet's operator). */
+export const sourceOrganizationSchema = z.string().trim().min(1).max(200);
+export const DEFAULT_SOURCE_ORGANIZATION = "fleet-alerts";
+
+/**
+ * An RFC 3161 Time-Stamp Authority's URL. No credentials in it: the stage file and the function's
+ * environment are not secret stores, and the URL is shown in errors.
+ */
+export const tsaUrlSchema = z
+  .url({ protocol: /^https?$/ })
+  .refine((url) => !new URL(url).username && !new URL(url).password, "must not carry credentials");
+/** How long one request to the TSA may take; a failure is retried later, never blocking the bag. */
+export const tsaTimeoutMsSchema = z.number().int().min(100).max(60_000);
+export const DEFAULT_TSA_TIMEOUT_MS = 10_000;

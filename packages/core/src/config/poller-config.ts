@@ -7,10 +7,15 @@ import { jsonEnv } from "./env.js";
 import {
   DEFAULT_EVIDENCE_GIVE_UP_HOURS,
   DEFAULT_GPS_LOOKUP_BUDGET_MS,
+  DEFAULT_SOURCE_ORGANIZATION,
+  DEFAULT_TSA_TIMEOUT_MS,
   evidenceGiveUpHoursSchema,
   fromEnvString,
   gpsLookupBudgetMsSchema,
   pollEverySecondsSchema,
+  sourceOrganizationSchema,
+  tsaTimeoutMsSchema,
+  tsaUrlSchema,
 } from "./fields.js";
 import { timeZoneSchema } from "./time-zone.js";
 
@@ -87,5 +92,14 @@ export const evidenceEnvSchema = z.object({
   EVIDENCE_MAX_RECEIVES: z.coerce.number().int().min(1).max(100).default(EVIDENCE_MAX_RECEIVES),
   /** First visibility back-off after a failure; doubles with each receive. */
   EVIDENCE_FAILURE_BACKOFF_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  /** The claim pack's report shows times in UTC and in this zone. */
+  FLEET_TIME_ZONE: timeZoneSchema.default("UTC"),
+  CLAIM_SOURCE_ORGANIZATION: sourceOrganizationSchema.default(DEFAULT_SOURCE_ORGANIZATION),
+  /** When set, every claim pack's tag manifest is stamped by this RFC 3161 TSA. */
+  TSA_URL: tsaUrlSchema.optional(),
+  TSA_TIMEOUT_MS: fromEnvString(tsaTimeoutMsSchema).default(DEFAULT_TSA_TIMEOUT_MS),
+  /** Set by Lambda: with the function's name, the chain of custody's "which function". */
+  AWS_LAMBDA_FUNCTION_NAME: z.string().optional(),
+  AWS_LAMBDA_FUNCTION_VERSION: z.string().optional(),
 });
 export type EvidenceConfig = z.output<typeof evidenceEnvSchema>;

@@ -5,12 +5,18 @@ import type { DeviceCloud } from "../devicecloud/ports.js";
 import type { Observer } from "../observer.js";
 import type { JobQueue } from "../queue/ports.js";
 import { evidenceAnnouncement } from "./announcement.js";
+import { BAG_FILES } from "./bag/bag-layout.js";
+import { type SettledSet, writeClaimPack } from "./claim-pack.js";
+import { channelsOnDevice, collectClips } from "./collect-clips.js";
 import type { EvidenceJob } from "./job.js";
-import { clipKey, evidencePrefix, manifestKey } from "./layout.js";
-import { type CurrentManifest, type EvidenceManifest, listedKeys, type ManifestClip } from "./manifest.js";
+import { eventKey, evidencePrefix, manifestKey } from "./layout.js";
+import { type CurrentManifest, type EvidenceManifest, listedKeys } from "./manifest.js";
 import type { EvidenceSink } from "./ports.js";
+import type { TsaSettings } from "./timestamp/index.js";
+import { stampClaimPack, type TimestampOutcomeKind } from "./timestamping.js";
 import { collectTrack, type TrackSettings } from "./track.js";
-import { coverage, evidenceWindow, playbackSegments, recordDaysTouched } from "./window.js";
+import type { TrackGeoJson } from "./track-geojson.js";
+import { coverage, evidenceWindow, recordDaysTouched } from "./window.js";
 
 export interface EvidenceSettings {
   /** The fleet's UTC offset, minutes east: how playback timestamps and record days are written. */
@@ -23,6 +29,16 @@ export interface EvidenceSettings {
   software: { name: string; version: string };
   /** The job's account's /api/gps, for `track.geojson`. */
   track: TrackSettings;
+  claimPack: {
+    /** bag-info.txt's Source-Organization: who made the bag. */
+    sourceOrganization: string;
+    /** IANA zone the report shows times in, beside UTC. */
+    fleetTimeZone: string;
+    /** The Lambda function version ("local" in the local mode), for the chain of custody. */
+    functionVersion: string;
+    /** The Time-Stamp Authority, when the stage stamps its bags. */
+    tsa?: TsaSettings;
+  };
 }
 
 export interface EvidenceDependencies {
@@ -66,7 +82,17 @@ export async function collectEvidence(
   };
   const existing = await deps.store.readManifest(key);
   if (existing) {
-    await finish(job, settings, deps, { manifestKey: key, manifest: existing });
+    // Sets stored before claim packs (versions 1 and 2) keep their layout: their clips are not under
+    // data/ and, under Object Lock, cannot be moved there.
+    if (existing.manifest.version === 3)
+      await packAndStamp(
+        job,
+        prefix,
+        { manifest: existing.manifest, stored: existing.stored },
+        settings,
+        deps,
+      );
+    await finish(job, settings, deps, { manifestKey: key, manifest: existing.manifest });
     return { kind: "already-stored", manifestKey: key };
   }
 
@@ -79,13 +105,7 @@ export async function collectEvidence(
     })),
   );
   const recorded = coverage(window, maps);
-  if (!recorded.recordedSpan) {
-    if (deps.now() - eventMs > settings.giveUpAfterMs) {
-      await deps.alerts.setEvidence(alertOf(job), { status: "unavailable" });
-      await announceOnce(job, deps, evidenceAnnouncement(job, { status: "unavailable" }));
-      deps.observer.observe({ type: "evidence-unavailable", ...ids });
-      return { kind: "unavailable" };
-    }
+  if (!recorded.recordedSpan && deps.now() - eventMs <= settings.giveUpAfterMs) {
     // The device may be offline or not synced yet: look again later, waiting longer each time.
     const retryInSeconds = Math.min(SQS_MAX_DELAY_SECONDS, settings.retryDelaySeconds * 2 ** job.attempt);
     await deps.requeue.send([
@@ -95,48 +115,27 @@ export async function collectEvidence(
     return { kind: "not-recorded-yet", retryInSeconds };
   }
 
-  const segments = playbackSegments(recorded.recordedSpan);
-  const { channels, skipped } = await channelsOnDevice(job, deps);
-  const clips: ManifestClip[] = [];
-  for (const channel of channels) {
-    for (const segment of segments) {
-      const clip = clipKey(prefix, channel, segment.index, segments.length);
-      const request = {
-        deviceid: job.deviceid,
-        channel,
-        durationMinutes: segment.durationMinutes,
-        start: new Date(segment.startMs),
-        utcOffset: settings.utcOffsetMinutes,
-      };
-      const playback = deps.client.playbackUrl(request);
-      const stored = (await deps.store.storedClip(clip)) ?? (await fetchClip(clip, request, job, deps));
-      clips.push({
-        key: clip,
-        channel,
-        part: segment.index,
-        startMs: segment.startMs,
-        durationMinutes: segment.durationMinutes,
-        bytes: stored.bytes,
-        sha256: stored.sha256Hex,
-        ...(stored.durationMs !== undefined && { mp4DurationMs: stored.durationMs }),
-        fetchedAt: new Date(deps.now()).toISOString(),
-        playback: {
-          url: playback.redactedUrl,
-          timestamp: formatPlaybackTimestamp(request.start, settings.utcOffsetMinutes),
-          channel,
-          durationMinutes: segment.durationMinutes,
-        },
-      });
-    }
-  }
+  // Given up on video, the bag still holds the event, the track and a report saying why there is none.
+  const { channels, skipped } = recorded.recordedSpan
+    ? await channelsOnDevice(job, deps)
+    : { channels: [], skipped: [] };
+  const clips = recorded.recordedSpan
+    ? await collectClips(job, prefix, recorded.recordedSpan, channels, settings, deps)
+    : [];
   // After the clips, so that a retried download does not ask for the track again, and the track
   // has had the longest time to reach the service.
-  const { track, speed } = await collectTrack(job, window, prefix, settings.track, deps);
+  const { track, speed, geojson } = await collectTrack(job, window, prefix, settings.track, deps);
+  const eventFile = await deps.store.putObject(
+    eventKey(prefix),
+    `${JSON.stringify(job.event, null, 2)}\n`,
+    "application/json",
+  );
   const manifest: CurrentManifest = {
-    version: 2,
+    version: 3,
     status: "complete",
     alert: { alertId: job.alertId, account: job.account, ruleId: job.ruleId, severity: job.severity },
     event: job.event,
+    eventFile: { key: eventKey(prefix), sha256: eventFile.sha256Hex, bytes: eventFile.bytes },
     window: {
       startMs: window.startMs,
       endMs: window.endMs,
@@ -155,10 +154,17 @@ export async function collectEvidence(
     track,
     speed,
     software: settings.software,
+    functionVersion: settings.claimPack.functionVersion,
     createdAt: new Date(deps.now()).toISOString(),
   };
-  await deps.store.putManifest(key, manifest);
+  const stored = await deps.store.putManifest(key, manifest);
+  const timestamp = await packAndStamp(job, prefix, { manifest, stored }, settings, deps, geojson);
   await finish(job, settings, deps, { manifestKey: key, manifest });
+  const bag = { prefix, report: `${prefix}${BAG_FILES.report}`, timestamp };
+  if (clips.length === 0) {
+    deps.observer.observe({ type: "evidence-unavailable", ...ids, bucket: settings.evidenceBucket, bag });
+    return { kind: "unavailable" };
+  }
   deps.observer.observe({
     type: "evidence-stored",
     ...ids,
@@ -172,57 +178,39 @@ export async function collectEvidence(
     })),
     partial: manifest.coverage.partial,
     track,
+    bag,
   });
   return { kind: "stored", manifestKey: key, clips: clips.length, partial: manifest.coverage.partial };
 }
 
-/** Downloads one clip into the store, reporting progress when someone listens. */
-async function fetchClip(
-  key: string,
-  request: Parameters<DeviceCloud["downloadPlayback"]>[0],
-  job: EvidenceJob,
-  deps: EvidenceDependencies,
-) {
-  const download = await deps.client.downloadPlayback(request);
-  const { progress } = deps;
-  const metadata = {
-    deviceid: job.deviceid,
-    serialno: job.serialno,
-    channel: String(request.channel),
-    "alert-id": job.alertId,
-  };
-  return deps.store.storeClip(
-    key,
-    download.body,
-    metadata,
-    progress &&
-      ((bytes) =>
-        progress({
-          key,
-          bytes,
-          ...(download.contentLength !== undefined && { totalBytes: download.contentLength }),
-        })),
-  );
-}
-
 /**
- * The rule's channels that the device has: a rule asks for channels 1 and 2 fleet-wide, but a
- * one-camera device answers 400 for channel 2. The channel count comes from the device list; when
- * that cannot be read, every requested channel is tried.
+ * The claim pack around a settled set, then its timestamp: the bag is written unless its tag
+ * manifest (its last file) is there already.
  */
-async function channelsOnDevice(
+async function packAndStamp(
   job: EvidenceJob,
+  prefix: string,
+  set: SettledSet,
+  settings: EvidenceSettings,
   deps: EvidenceDependencies,
-): Promise<{ channels: number[]; skipped: number[] }> {
-  const device = await deps.client
-    .allDevices()
-    .then((devices) => devices.find((candidate) => candidate.deviceid === job.deviceid))
-    .catch(() => undefined);
-  if (!device || device.channel < 1) return { channels: job.channels, skipped: [] };
-  return {
-    channels: job.channels.filter((channel) => channel <= device.channel),
-    skipped: job.channels.filter((channel) => channel > device.channel),
-  };
+  track?: TrackGeoJson,
+): Promise<TimestampOutcomeKind> {
+  const { claimPack } = settings;
+  const tagManifest =
+    (await deps.store.readObject(`${prefix}${BAG_FILES.tagManifest}`)) ??
+    (await writeClaimPack(
+      job,
+      prefix,
+      set,
+      {
+        sourceOrganization: claimPack.sourceOrganization,
+        fleetTimeZone: claimPack.fleetTimeZone,
+        timestamped: claimPack.tsa !== undefined,
+      },
+      deps,
+      track,
+    ));
+  return stampClaimPack(job, prefix, tagManifest, claimPack.tsa, deps);
 }
 
 /** Marks the alert record and sends "evidence ready" once, whichever delivery of the job gets here. */
@@ -232,14 +220,20 @@ async function finish(
   deps: EvidenceDependencies,
   stored: { manifestKey: string; manifest: EvidenceManifest },
 ): Promise<void> {
+  // A set given up on video is a bag too (the event, the track, the report saying why): its keys
+  // are kept, so that it can be packed for a claim like any other.
+  const status = stored.manifest.clips.length === 0 ? "unavailable" : "stored";
   await deps.alerts.setEvidence(alertOf(job), {
-    status: "stored",
+    status,
     keys: [stored.manifestKey, ...listedKeys(stored.manifest)],
   });
   await announceOnce(
     job,
     deps,
-    evidenceAnnouncement(job, { status: "stored", bucket: settings.evidenceBucket, ...stored }),
+    evidenceAnnouncement(
+      job,
+      status === "unavailable" ? { status } : { status, bucket: settings.evidenceBucket, ...stored },
+    ),
   );
 }
 

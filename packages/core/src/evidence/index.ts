@@ -1,5 +1,7 @@
 export * from "./announcement.js";
 export * from "./bag/index.js";
+export * from "./claim-pack.js";
+export * from "./claim-report-model.js";
 export * from "./collect.js";
 export * from "./job.js";
 export * from "./layout.js";
@@ -11,6 +13,8 @@ export * from "./report/claim-report.js";
 export type * from "./report/model.js";
 export * from "./report/timestamp-page.js";
 export * from "./s3-evidence-store.js";
+export * from "./timestamp/index.js";
+export * from "./timestamping.js";
 export * from "./track.js";
 export * from "./track-geojson.js";
 export * from "./track-summary.js";

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { alertBodySchema } from "../alerts/render/json.js";
 
 /**
  * The message the poller puts on the evidence queue for an alert whose rule wants video; the
@@ -20,6 +21,13 @@ export const evidenceJobSchema = z.object({
   event: z.record(z.string(), z.unknown()),
   /** Re-sends of this job while the footage was not recorded yet; drives the growing delay. */
   attempt: z.number().int().nonnegative().default(0),
+  /**
+   * The alert as published (vehicle, driver, where and how fast at the event), for the claim
+   * pack's report. Jobs queued before claim packs have none; their report says less.
+   */
+  alert: alertBodySchema.optional(),
+  /** Re-sends of this job to ask the Time-Stamp Authority again, the bag being stored. */
+  timestampAttempt: z.number().int().nonnegative().default(0),
 });
 export type EvidenceJob = z.output<typeof evidenceJobSchema>;
 export type EvidenceJobInput = z.input<typeof evidenceJobSchema>;

@@ -2,7 +2,9 @@ import type { EvidenceJob } from "./job.js";
 
 /**
  * Where an event's evidence lives: `evidence/<deviceid>/<yyyy>/<mm>/<dd>/<serialno>/`, the date
- * being the event's UTC date. The device id is percent-encoded so that no id can add a level.
+ * being the event's UTC date. The device id is percent-encoded so that no id can add a level. The
+ * prefix is the claim pack's bag: its payload under `data/` from the start (objects under Object
+ * Lock cannot be moved into a bag later), its tag files beside `data/`.
  */
 export function evidencePrefix(job: Pick<EvidenceJob, "deviceid" | "eventtime" | "serialno">): string {
   const day = new Date(job.eventtime).toISOString().slice(0, 10).split("-").join("/");
@@ -15,7 +17,7 @@ export function evidencePrefix(job: Pick<EvidenceJob, "deviceid" | "eventtime" |
  * in order.
  */
 export function clipKey(prefix: string, channel: number, part: number, parts: number): string {
-  return parts === 1 ? `${prefix}ch${channel}.mp4` : `${prefix}ch${channel}-part${part + 1}.mp4`;
+  return parts === 1 ? `${prefix}data/ch${channel}.mp4` : `${prefix}data/ch${channel}-part${part + 1}.mp4`;
 }
 
 export function manifestKey(prefix: string): string {
@@ -24,7 +26,12 @@ export function manifestKey(prefix: string): string {
 
 /** The GPS track over the evidence window, beside the clips. */
 export function trackKey(prefix: string): string {
-  return `${prefix}track.geojson`;
+  return `${prefix}data/track.geojson`;
+}
+
+/** The event as the device cloud sent it, beside the clips. */
+export function eventKey(prefix: string): string {
+  return `${prefix}data/event.json`;
 }
 
 /**

@@ -11,6 +11,7 @@ const clipSchema = z.object({
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   /** From the MP4's own movie header. */
   mp4DurationMs: z.number().optional(),
+  /** When the verified clip was stored (the download complete). */
   fetchedAt: z.string(),
   /** The playback request as sent, the password segment replaced by [redacted]. */
   playback: z.object({
@@ -93,20 +94,44 @@ const manifestV2Schema = manifestV1Schema.extend({
   speed: speedSummarySchema,
 });
 
+const storedFileSchema = z.object({
+  key: z.string(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  bytes: z.number().int().nonnegative(),
+});
+
+/**
+ * Version 3 is the custody record of a claim pack: the set is a BagIt bag (payload under `data/`),
+ * the event as received is a file of its own, and each clip says when it was requested as well as
+ * when it was stored (`fetchedAt`), by which function version.
+ */
+const manifestV3Schema = manifestV2Schema.extend({
+  version: z.literal(3),
+  clips: z.array(clipSchema.extend({ requestedAt: z.string() })),
+  eventFile: storedFileSchema,
+  /** The Lambda function version that stored the set ("local" in the local mode). */
+  functionVersion: z.string(),
+});
+
 /**
  * `manifest.json` beside the clips: everything an insurer needs to trust them. It is written last,
  * so its presence with status `complete` means every clip it lists (and its track) is stored and
  * verified. Sets stored before the track came are version 1 and stay readable as they are; the
  * version says which fields to expect, rather than every reader guessing from what is missing.
  */
-export const manifestSchema = z.discriminatedUnion("version", [manifestV1Schema, manifestV2Schema]);
+export const manifestSchema = z.discriminatedUnion("version", [
+  manifestV1Schema,
+  manifestV2Schema,
+  manifestV3Schema,
+]);
 /** A manifest as read: any version. */
 export type EvidenceManifest = z.output<typeof manifestSchema>;
 /** The version written now. */
-export type CurrentManifest = z.output<typeof manifestV2Schema>;
+export type CurrentManifest = z.output<typeof manifestV3Schema>;
 
-/** The objects a manifest lists beside itself: its clips, and its track when one is stored. */
+/** The objects a manifest lists beside itself: its clips, its event file and its track when one is stored. */
 export function listedKeys(manifest: EvidenceManifest): string[] {
-  const track = manifest.version === 2 && manifest.track.status === "stored" ? [manifest.track.key] : [];
-  return [...manifest.clips.map((clip) => clip.key), ...track];
+  const track = manifest.version !== 1 && manifest.track.status === "stored" ? [manifest.track.key] : [];
+  const event = manifest.version === 3 ? [manifest.eventFile.key] : [];
+  return [...manifest.clips.map((clip) => clip.key), ...event, ...track];
 }

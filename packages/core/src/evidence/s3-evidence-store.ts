@@ -13,9 +13,9 @@ import {
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { S3_MIN_PART_BYTES } from "../aws-limits.js";
-import { type CurrentManifest, type EvidenceManifest, manifestSchema } from "./manifest.js";
+import { type CurrentManifest, manifestSchema } from "./manifest.js";
 import { createMp4Verifier, type Mp4Facts } from "./mp4-verifier.js";
-import type { EvidenceSink, StoredClip, StoredObject } from "./ports.js";
+import type { EvidenceSink, ReadManifest, StoredClip, StoredObject } from "./ports.js";
 
 /**
  * Evidence in S3. A clip streams through the MP4 verifier into a multipart upload in the staging
@@ -31,12 +31,19 @@ export class S3EvidenceStore implements EvidenceSink {
     private readonly buckets: { evidence: string; staging: string },
   ) {}
 
-  async readManifest(key: string): Promise<EvidenceManifest | undefined> {
+  async readManifest(key: string): Promise<ReadManifest | undefined> {
+    const bytes = await this.readObject(key);
+    if (!bytes) return undefined;
+    return {
+      manifest: manifestSchema.parse(JSON.parse(Buffer.from(bytes).toString("utf8"))),
+      stored: { bytes: bytes.length, sha256Hex: createHash("sha256").update(bytes).digest("hex") },
+    };
+  }
+
+  async readObject(key: string): Promise<Uint8Array | undefined> {
     try {
       const object = await this.s3.send(new GetObjectCommand({ Bucket: this.buckets.evidence, Key: key }));
-      return manifestSchema.parse(
-        JSON.parse(await (object.Body as { transformToString(): Promise<string> }).transformToString()),
-      );
+      return await (object.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray();
     } catch (error) {
       if (error instanceof NoSuchKey) return undefined;
       throw error;
@@ -50,7 +57,13 @@ export class S3EvidenceStore implements EvidenceSink {
       const sha256Hex = head.Metadata?.sha256;
       if (!sha256Hex || head.ContentLength === undefined) return undefined;
       const durationMs = Number(head.Metadata?.["mp4-duration-ms"]);
-      return { bytes: head.ContentLength, sha256Hex, ...(Number.isFinite(durationMs) && { durationMs }) };
+      const requestedAt = head.Metadata?.["requested-at"];
+      return {
+        bytes: head.ContentLength,
+        sha256Hex,
+        ...(Number.isFinite(durationMs) && { durationMs }),
+        ...(requestedAt !== undefined && { requestedAt }),
+      };
     } catch (error) {
       if (error instanceof NotFound || (error as { name?: string }).name === "NotFound") return undefined;
       throw error;
@@ -138,8 +151,8 @@ export class S3EvidenceStore implements EvidenceSink {
    * `sha256` metadata, as a clip's. Rewriting a key adds a version in the versioned bucket; the
    * version written is returned, so that a manifest can name exactly the bytes it hashed.
    */
-  async putObject(key: string, body: string, contentType: string): Promise<StoredObject> {
-    const bytes = Buffer.from(body, "utf8");
+  async putObject(key: string, body: string | Uint8Array, contentType: string): Promise<StoredObject> {
+    const bytes = typeof body === "string" ? Buffer.from(body, "utf8") : body;
     const digest = createHash("sha256").update(bytes).digest();
     const sha256Hex = digest.toString("hex");
     const written = await this.s3.send(
@@ -157,15 +170,7 @@ export class S3EvidenceStore implements EvidenceSink {
     return { bytes: bytes.length, sha256Hex, ...(written.VersionId && { versionId: written.VersionId }) };
   }
 
-  async putManifest(key: string, manifest: CurrentManifest): Promise<void> {
-    await this.s3.send(
-      new PutObjectCommand({
-        Bucket: this.buckets.evidence,
-        Key: key,
-        Body: `${JSON.stringify(manifest, null, 2)}\n`,
-        ContentType: "application/json",
-        ChecksumAlgorithm: "SHA256",
-      }),
-    );
+  async putManifest(key: string, manifest: CurrentManifest): Promise<StoredObject> {
+    return this.putObject(key, `${JSON.stringify(manifest, null, 2)}\n`, "application/json");
   }
 }

@@ -5,7 +5,7 @@ import type { EvidenceJob } from "./job.js";
 import { trackKey } from "./layout.js";
 import type { ManifestTrack, SpeedSummary, TrackGap } from "./manifest.js";
 import type { EvidenceSink } from "./ports.js";
-import { trackBody, trackGeoJson } from "./track-geojson.js";
+import { type TrackGeoJson, trackBody, trackGeoJson } from "./track-geojson.js";
 import { eventFix, NO_SPEED_SUMMARY, speedSummary } from "./track-summary.js";
 import type { EvidenceWindow } from "./window.js";
 
@@ -26,6 +26,8 @@ const TRACK_LOOKUP_BUDGET_MS = 30_000;
 export interface EvidenceTrack {
   track: ManifestTrack;
   speed: SpeedSummary;
+  /** What was stored, for the claim pack's report. */
+  geojson?: TrackGeoJson;
 }
 
 /**
@@ -65,11 +67,8 @@ export async function collectTrack(
 
   const fix = eventFix(job.event, track, Date.parse(job.eventtime));
   const key = trackKey(prefix);
-  const stored = await deps.store.putObject(
-    key,
-    trackBody(trackGeoJson(job.deviceid, track, fix)),
-    "application/geo+json",
-  );
+  const geojson = trackGeoJson(job.deviceid, track, fix);
+  const stored = await deps.store.putObject(key, trackBody(geojson), "application/geo+json");
   return {
     track: {
       status: "stored",
@@ -80,6 +79,7 @@ export async function collectTrack(
       ...(stored.versionId !== undefined && { versionId: stored.versionId }),
     },
     speed: speedSummary(track, fix),
+    geojson,
   };
 }
 

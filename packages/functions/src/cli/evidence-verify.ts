@@ -1,27 +1,15 @@
 import { readFile, stat } from "node:fs/promises";
-import type { BagSource, BagSummary, TimestampCheck, TimestampChecker } from "@fleet-alerts/core/evidence";
+import type { BagSource, BagSummary, TimestampChecker } from "@fleet-alerts/core/evidence";
 import { Command } from "commander";
 import { count, sizeText } from "./format.js";
 import { CliError } from "./parse.js";
-
-/** Checks an RFC 3161 response against the bytes it should stamp, the signer against a trusted CA when one is given. */
-export type TimestampVerifier = (
-  response: Uint8Array,
-  stampedData: Uint8Array,
-  options: { trustedCaPem?: string },
-) => Promise<TimestampCheck>;
-
-export interface VerifyDependencies {
-  /** Without it, a bag's time-stamp token is reported as not checked (a problem: the profile is not met). */
-  verifyTimestamp?: TimestampVerifier;
-}
 
 interface VerifyOptions {
   tsaCa?: string;
 }
 
 /** `fleet-alerts evidence verify PATH`: whether a claim pack is intact, every problem when it is not. */
-export function evidenceVerifyCommand(dependencies: VerifyDependencies): Command {
+export function evidenceVerifyCommand(): Command {
   return new Command("verify")
     .description(
       "check a claim pack, a bag folder or a zip made by `evidence pack`: its files, every hash, " +
@@ -29,18 +17,16 @@ export function evidenceVerifyCommand(dependencies: VerifyDependencies): Command
     )
     .argument("<path>", "the bag's folder, or its zip")
     .option("--tsa-ca <file>", "a CA certificate (PEM) the time-stamp token's signer must chain to")
-    .action((path: string, options: VerifyOptions) => verify(path, options, dependencies));
+    .action((path: string, options: VerifyOptions) => verify(path, options));
 }
 
-async function verify(path: string, options: VerifyOptions, dependencies: VerifyDependencies): Promise<void> {
-  const timestamp = await timestampChecker(options, dependencies);
+async function verify(path: string, options: VerifyOptions): Promise<void> {
+  const timestamp = await timestampChecker(options);
   // Loaded on use: core's evidence module brings the S3 client along, which every other command
   // would otherwise pay for at start.
   const { encodeManifestPath, verifyBag } = await import("@fleet-alerts/core/evidence");
   const source = await openBag(path);
-  const { problems, summary } = await verifyBag(source, { ...(timestamp && { timestamp }) }).finally(() =>
-    source.close(),
-  );
+  const { problems, summary } = await verifyBag(source, { timestamp }).finally(() => source.close());
   if (problems.length === 0) {
     console.log(`OK: ${describe(summary)}`);
     return;
@@ -51,20 +37,17 @@ async function verify(path: string, options: VerifyOptions, dependencies: Verify
   throw new CliError(`${path}: ${count(problems.length, "problem")}: the claim pack is not intact`);
 }
 
-async function timestampChecker(
-  options: VerifyOptions,
-  dependencies: VerifyDependencies,
-): Promise<TimestampChecker | undefined> {
+/** The RFC 3161 check of core's timestamp module, with the CA of `--tsa-ca` as the trust anchor when given. */
+async function timestampChecker(options: VerifyOptions): Promise<TimestampChecker> {
   const trustedCaPem =
     options.tsaCa === undefined
       ? undefined
       : await readFile(options.tsaCa, "utf8").catch((error: Error) => {
           throw new CliError(`--tsa-ca: ${error.message}`);
         });
-  const { verifyTimestamp } = dependencies;
-  if (!verifyTimestamp) return undefined;
+  const { verifyTimestampResponse } = await import("@fleet-alerts/core/evidence");
   return (response, stampedData) =>
-    verifyTimestamp(response, stampedData, { ...(trustedCaPem !== undefined && { trustedCaPem }) });
+    verifyTimestampResponse(response, stampedData, { ...(trustedCaPem !== undefined && { trustedCaPem }) });
 }
 
 /** A folder is read as it is, anything else as a zip. */

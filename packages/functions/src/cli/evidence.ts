@@ -51,10 +51,7 @@ export function evidenceCommand(): Command {
     );
   withConnectionOptions(fetch).action(fetchEvidence);
   evidence.addCommand(evidencePackCommand());
-  // TO WIRE (issue 14): core's RFC 3161 check, verifyTimestampResponse in
-  // packages/core/src/evidence/timestamp/, as { verifyTimestamp }. Until it is given here, a bag
-  // with a time-stamp token fails verification as "not checked".
-  evidence.addCommand(evidenceVerifyCommand({}));
+  evidence.addCommand(evidenceVerifyCommand());
   return evidence;
 }
 

@@ -17,7 +17,7 @@ export interface TimestampCheck {
  */
 export type TimestampChecker = (response: Uint8Array, stampedData: Uint8Array) => Promise<TimestampCheck>;
 
-export type TimestampOutcome =
+export type TokenCheckOutcome =
   | { token: "absent" }
   /** A token is there and was not checked (no checker, or nothing to check it against): always with a problem. */
   | { token: "not-checked" }
@@ -27,7 +27,7 @@ export type TimestampOutcome =
 export async function checkTimestamp(
   inspection: Inspection,
   checker: TimestampChecker | undefined,
-): Promise<TimestampOutcome> {
+): Promise<TokenCheckOutcome> {
   const path = BAG_FILES.timestampToken;
   if (!inspection.has(path)) return { token: "absent" };
   if (checker === undefined) {

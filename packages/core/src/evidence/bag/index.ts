@@ -4,9 +4,10 @@ export type {
   TimestampCheck,
   TimestampChecker,
   TimestampIdentity,
-  TimestampOutcome,
+  TokenCheckOutcome,
 } from "./check-timestamp.js";
 export * from "./folder-source.js";
+export * from "./format.js";
 export type { BagProblem, BagProblemKind } from "./inspection.js";
 export * from "./manifest-lines.js";
 export * from "./s3-source.js";

@@ -1,6 +1,6 @@
 import { checkPayloadManifest, checkTagManifest } from "./check-manifests.js";
 import { checkDeclaration, checkLayout, checkPayloadOxum, payloadOxumOf } from "./check-tag-files.js";
-import { checkTimestamp, type TimestampChecker, type TimestampOutcome } from "./check-timestamp.js";
+import { checkTimestamp, type TimestampChecker, type TokenCheckOutcome } from "./check-timestamp.js";
 import { type BagProblem, Inspection } from "./inspection.js";
 import type { BagSource } from "./source.js";
 
@@ -13,7 +13,7 @@ export interface BagSummary {
   /** What data/ actually holds (not what bag-info.txt says). */
   payloadFiles: number;
   payloadOctets: number;
-  timestamp: TimestampOutcome;
+  timestamp: TokenCheckOutcome;
 }
 
 export interface BagVerification {

@@ -1,0 +1,109 @@
+import { SQS_MAX_DELAY_SECONDS } from "../aws-limits.js";
+import type { Observer } from "../observer.js";
+import type { JobQueue } from "../queue/ports.js";
+import { BAG_FILES } from "./bag/bag-layout.js";
+import type { EvidenceJob } from "./job.js";
+import type { EvidenceSink } from "./ports.js";
+import { renderTimestampPage } from "./report/timestamp-page.js";
+import type { TimestampState } from "./timestamp/facts.js";
+import { requestTimestamp, type TsaSettings, verifyTimestampResponse } from "./timestamp/index.js";
+
+/**
+ * Asks after a failed request: 1, 2, 4, 8 then 15 minutes (SQS's longest delay) apart, eight times
+ * in all, about 75 minutes: a TSA that is down longer than that is an outage for ops to see, and a
+ * token hours after the bag proves less than one minutes after it.
+ */
+export const TIMESTAMP_MAX_ATTEMPTS = 8;
+const FIRST_RETRY_SECONDS = 60;
+
+export type TimestampOutcomeKind = "off" | "already" | "stamped" | "pending" | "unavailable";
+
+export interface TimestampDependencies {
+  store: Pick<EvidenceSink, "putObject" | "readObject">;
+  requeue: JobQueue;
+  observer: Observer;
+  now: () => number;
+}
+
+/**
+ * The RFC 3161 token over a bag's tag manifest, stored beside it with `timestamp.html` saying what
+ * it is. Optional per stage (`tsa` undefined: nothing to do). A TSA that fails never blocks the
+ * bag: the page says the token is pending and the job comes back later, until the attempts run out
+ * and the page says why there is none. A token already stored is kept (a replay asks for none).
+ */
+export async function stampClaimPack(
+  job: EvidenceJob,
+  prefix: string,
+  tagManifest: Uint8Array,
+  tsa: TsaSettings | undefined,
+  deps: TimestampDependencies,
+): Promise<TimestampOutcomeKind> {
+  if (!tsa) return "off";
+  const ids = {
+    account: job.account,
+    alertId: job.alertId,
+    serialno: job.serialno,
+    deviceid: job.deviceid,
+    rule: job.ruleId,
+  };
+  const tokenKey = `${prefix}${BAG_FILES.timestampToken}`;
+  const stored = await deps.store.readObject(tokenKey);
+  if (stored) {
+    // The page is written after the token: a crash between the two leaves the page to write again.
+    const { facts } = await verifyTimestampResponse(stored, tagManifest);
+    if (facts) await putPage(prefix, { status: "stamped", facts }, deps);
+    return "already";
+  }
+  const outcome = await requestTimestamp(tagManifest, tsa);
+  if (outcome.ok) {
+    await deps.store.putObject(tokenKey, outcome.response, "application/timestamp-reply");
+    await putPage(prefix, { status: "stamped", facts: outcome.facts }, deps);
+    deps.observer.observe({
+      type: "evidence-timestamped",
+      ...ids,
+      genTime: outcome.facts.genTime,
+      tsa: outcome.facts.tsaName,
+    });
+    return "stamped";
+  }
+  const attempt = job.timestampAttempt + 1;
+  const final = attempt >= TIMESTAMP_MAX_ATTEMPTS;
+  deps.observer.observe({
+    type: "evidence-timestamp-failed",
+    ...ids,
+    reason: outcome.reason,
+    attempt,
+    final,
+  });
+  if (final) {
+    await putPage(
+      prefix,
+      {
+        status: "unavailable",
+        reason: `the Time-Stamp Authority failed ${attempt} times; last: ${outcome.reason}`,
+      },
+      deps,
+    );
+    return "unavailable";
+  }
+  const delaySeconds = Math.min(SQS_MAX_DELAY_SECONDS, FIRST_RETRY_SECONDS * 2 ** job.timestampAttempt);
+  await putPage(
+    prefix,
+    {
+      status: "pending",
+      reason: outcome.reason,
+      nextAttemptAt: new Date(deps.now() + delaySeconds * 1000).toISOString(),
+    },
+    deps,
+  );
+  await deps.requeue.send([{ body: JSON.stringify({ ...job, timestampAttempt: attempt }), delaySeconds }]);
+  return "pending";
+}
+
+async function putPage(prefix: string, state: TimestampState, deps: Pick<TimestampDependencies, "store">) {
+  await deps.store.putObject(
+    `${prefix}${BAG_FILES.timestampPage}`,
+    renderTimestampPage(state),
+    "text/html; charset=utf-8",
+  );
+}
