@@ -1,149 +1,47 @@
 import { createHash } from "node:crypto";
-import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
+import { HeadObjectCommand } from "@aws-sdk/client-s3";
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { ignoreObservations } from "@fleet-alerts/core";
-import { AlertStore, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
+import { SnsAlertPublisher } from "@fleet-alerts/core/alerts";
 import { DeviceCloudClient, hashPassword } from "@fleet-alerts/core/devicecloud";
 import {
   type CurrentManifest,
   collectEvidence,
   type EvidenceJobInput,
   evidenceJobSchema,
-  evidencePrefix,
   evidenceWindow,
   S3EvidenceStore,
   trackGeoJsonSchema,
 } from "@fleet-alerts/core/evidence";
 import { SqsSender } from "@fleet-alerts/core/queue";
-import { type FaultKind, type SimEvent, type Simulator, start } from "@fleet-alerts/simulator";
+import type { FaultKind } from "@fleet-alerts/simulator";
 import { check } from "@placemarkio/check-geojson";
 import type { Context, SQSEvent } from "aws-lambda";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createEvidenceHandler } from "../../packages/functions/src/evidence.js";
-import { sqsEvent } from "../../packages/local/src/sqs-event.js";
-import { type Emulators, startEmulators } from "../support/emulators.js";
+import { type EvidenceHarness, startEvidenceHarness } from "../support/evidence-harness.js";
 
-// The simulator's clock starts at the real time, so that "not recorded yet" and "given up" mean
-// what they would in production.
-const CLOCK_START = new Date(Math.floor(Date.now() / 60_000) * 60_000);
 const BITRATE = 256_000;
 
-let emulators: Emulators;
-let simulator: Simulator;
+let harness: EvidenceHarness;
+let emulators: EvidenceHarness["emulators"];
+let simulator: EvidenceHarness["simulator"];
 let env: Record<string, string>;
 let deviceid: string;
-let alerts: AlertStore;
+let alerts: EvidenceHarness["alerts"];
+let jobFor: EvidenceHarness["jobFor"];
+let deliver: EvidenceHarness["deliver"];
+let keysUnder: EvidenceHarness["keysUnder"];
+let objectBytes: EvidenceHarness["objectBytes"];
 
 beforeAll(async () => {
-  emulators = await startEmulators();
-  simulator = await start({
-    seed: 1,
-    devices: 4,
-    historyHours: 3,
-    clock: { start: CLOCK_START },
-    bitrateBitsPerSecond: BITRATE,
-  });
-  deviceid = simulator.control.devices().find((device) => device.channels >= 2)?.deviceid as string;
-  env = {
-    ...emulators.env(),
-    DEVICE_CLOUD_ACCOUNTS: JSON.stringify([
-      { id: "main", baseUrl: simulator.url, username: "demo", timeoutMs: 500, playbackTimeoutMs: 500 },
-    ]),
-    DEVICE_CLOUD_PASSWORD: "demo",
-    FLEET_UTC_OFFSET: "+0100",
-    EVIDENCE_GIVE_UP_HOURS: "1",
-  };
-  alerts = new AlertStore({ documents: emulators.clients.documents, tableName: emulators.tableName });
+  harness = await startEvidenceHarness({ bitrateBitsPerSecond: BITRATE });
+  ({ emulators, simulator, env, deviceid, alerts, jobFor, deliver, keysUnder, objectBytes } = harness);
 });
-afterAll(async () => {
-  await simulator.close();
-  await emulators.close();
-});
+afterAll(() => harness.close());
 afterEach(() => simulator.control.faults.clear());
 
 const minutes = (count: number) => count * 60_000;
-
-/**
- * An alert record and its evidence job, for an event `minutesAgo` before the clock start, with
- * footage recorded or not. The seeded device drives from about 45 to 125 minutes before the clock
- * start: windows there have GPS points (a track), those after it none.
- */
-async function jobFor(options: {
-  minutesAgo: number;
-  before: number;
-  after: number;
-  channels?: number[];
-  recorded?: boolean;
-}) {
-  const eventtime = new Date(CLOCK_START.getTime() - minutes(options.minutesAgo));
-  const from = new Date(eventtime.getTime() - options.before * 1000 - minutes(1));
-  const to = new Date(eventtime.getTime() + options.after * 1000 + minutes(1));
-  simulator.control.setRecording(deviceid, from, to, options.recorded === false ? 0 : 1);
-  const event: SimEvent = simulator.control.injectEvent({ appdevid: 16, deviceid, eventtime });
-  const serialno = event.serialno;
-  await alerts.record(
-    {
-      account: "main",
-      serialno,
-      ruleId: "shock",
-      deviceid,
-      appdevid: 16,
-      eventtime: event.eventtime,
-      severity: "critical",
-      status: "published",
-    },
-    Date.now(),
-  );
-  const job: EvidenceJobInput = {
-    version: 1,
-    alertId: `main:${serialno}:shock`,
-    account: "main",
-    ruleId: "shock",
-    deviceid,
-    serialno: serialno.toString(),
-    eventtime: event.eventtime,
-    channels: options.channels ?? [1, 2],
-    secondsBefore: options.before,
-    secondsAfter: options.after,
-    severity: "critical",
-    event: { ...event, serialno: serialno.toString() },
-  };
-  return {
-    job,
-    serialno,
-    prefix: evidencePrefix({ deviceid, eventtime: event.eventtime, serialno: serialno.toString() }),
-  };
-}
-
-/** Delivers jobs to the real handler as SQS would; returns the ids of the messages that failed. */
-async function deliver(jobs: EvidenceJobInput[], receiveCount = 1, handlerEnv = env) {
-  const event = sqsEvent(
-    jobs.map((job, index) => ({
-      MessageId: `m${index}`,
-      ReceiptHandle: `r${index}`,
-      Body: JSON.stringify(job),
-      Attributes: { ApproximateReceiveCount: String(receiveCount) },
-    })),
-  );
-  const response = await createEvidenceHandler(handlerEnv)(event, {} as Context);
-  return response.batchItemFailures.map((failure) => failure.itemIdentifier);
-}
-
-async function keysUnder(bucket: string, prefix = "") {
-  const listed = await emulators.clients.s3.send(
-    new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }),
-  );
-  return (listed.Contents ?? []).map((object) => object.Key as string).sort();
-}
-
-async function objectBytes(key: string) {
-  const object = await emulators.clients.s3.send(
-    new GetObjectCommand({ Bucket: emulators.bucket, Key: key }),
-  );
-  return Buffer.from(
-    await (object.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray(),
-  );
-}
 
 async function manifestOf(prefix: string) {
   return JSON.parse((await objectBytes(`${prefix}manifest.json`)).toString("utf8")) as CurrentManifest;

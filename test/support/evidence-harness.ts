@@ -1,0 +1,162 @@
+import { GetObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
+import { AlertStore } from "@fleet-alerts/core/alerts";
+import { type EvidenceJobInput, evidencePrefix } from "@fleet-alerts/core/evidence";
+import { type SimEvent, type Simulator, start } from "@fleet-alerts/simulator";
+import type { Context } from "aws-lambda";
+import { createEvidenceHandler } from "../../packages/functions/src/evidence.js";
+import { sqsEvent } from "../../packages/local/src/sqs-event.js";
+import { type Emulators, startEmulators } from "./emulators.js";
+
+const minutes = (count: number) => count * 60_000;
+
+export interface EvidenceHarness {
+  emulators: Emulators;
+  simulator: Simulator;
+  /** The evidence function's environment. */
+  env: Record<string, string>;
+  /** A device with two channels or more. */
+  deviceid: string;
+  alerts: AlertStore;
+  clockStart: Date;
+  jobFor(options: JobOptions): Promise<{ job: EvidenceJobInput; serialno: bigint; prefix: string }>;
+  /** Delivers jobs to the real handler as SQS would; the ids of the messages that failed. */
+  deliver(
+    jobs: EvidenceJobInput[],
+    receiveCount?: number,
+    handlerEnv?: Record<string, string>,
+  ): Promise<string[]>;
+  keysUnder(bucket: string, prefix?: string): Promise<string[]>;
+  objectBytes(key: string): Promise<Buffer>;
+  close(): Promise<void>;
+}
+
+export interface JobOptions {
+  minutesAgo: number;
+  before: number;
+  after: number;
+  channels?: number[];
+  recorded?: boolean;
+}
+
+/**
+ * The evidence function's world for tests: the simulator (its clock starting at the real time, so
+ * that "not recorded yet" and "given up" mean what they would in production), the emulators, and
+ * alert records with their jobs. `env` is added to the function's environment.
+ */
+export async function startEvidenceHarness(options: {
+  bitrateBitsPerSecond: number;
+  env?: Record<string, string>;
+}): Promise<EvidenceHarness> {
+  const clockStart = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+  const emulators = await startEmulators();
+  const simulator = await start({
+    seed: 1,
+    devices: 4,
+    historyHours: 3,
+    clock: { start: clockStart },
+    bitrateBitsPerSecond: options.bitrateBitsPerSecond,
+  });
+  const deviceid = simulator.control.devices().find((device) => device.channels >= 2)?.deviceid as string;
+  const env = {
+    ...emulators.env(),
+    DEVICE_CLOUD_ACCOUNTS: JSON.stringify([
+      { id: "main", baseUrl: simulator.url, username: "demo", timeoutMs: 500, playbackTimeoutMs: 500 },
+    ]),
+    DEVICE_CLOUD_PASSWORD: "demo",
+    FLEET_UTC_OFFSET: "+0100",
+    EVIDENCE_GIVE_UP_HOURS: "1",
+    ...options.env,
+  };
+  const alerts = new AlertStore({ documents: emulators.clients.documents, tableName: emulators.tableName });
+
+  /**
+   * An alert record and its evidence job, for an event `minutesAgo` before the clock start, with
+   * footage recorded or not. The seeded device drives from about 45 to 125 minutes before the clock
+   * start: windows there have GPS points (a track), those after it none.
+   */
+  async function jobFor(job: JobOptions) {
+    const eventtime = new Date(clockStart.getTime() - minutes(job.minutesAgo));
+    const from = new Date(eventtime.getTime() - job.before * 1000 - minutes(1));
+    const to = new Date(eventtime.getTime() + job.after * 1000 + minutes(1));
+    simulator.control.setRecording(deviceid, from, to, job.recorded === false ? 0 : 1);
+    const event: SimEvent = simulator.control.injectEvent({ appdevid: 16, deviceid, eventtime });
+    const serialno = event.serialno;
+    await alerts.record(
+      {
+        account: "main",
+        serialno,
+        ruleId: "shock",
+        deviceid,
+        appdevid: 16,
+        eventtime: event.eventtime,
+        severity: "critical",
+        status: "published",
+      },
+      Date.now(),
+    );
+    return {
+      job: {
+        version: 1 as const,
+        alertId: `main:${serialno}:shock`,
+        account: "main",
+        ruleId: "shock",
+        deviceid,
+        serialno: serialno.toString(),
+        eventtime: event.eventtime,
+        channels: job.channels ?? [1, 2],
+        secondsBefore: job.before,
+        secondsAfter: job.after,
+        severity: "critical",
+        event: { ...event, serialno: serialno.toString() },
+      },
+      serialno,
+      prefix: evidencePrefix({ deviceid, eventtime: event.eventtime, serialno: serialno.toString() }),
+    };
+  }
+
+  async function deliver(jobs: EvidenceJobInput[], receiveCount = 1, handlerEnv = env) {
+    const event = sqsEvent(
+      jobs.map((job, index) => ({
+        MessageId: `m${index}`,
+        ReceiptHandle: `r${index}`,
+        Body: JSON.stringify(job),
+        Attributes: { ApproximateReceiveCount: String(receiveCount) },
+      })),
+    );
+    const response = await createEvidenceHandler(handlerEnv)(event, {} as Context);
+    return response.batchItemFailures.map((failure) => failure.itemIdentifier);
+  }
+
+  async function keysUnder(bucket: string, prefix = "") {
+    const listed = await emulators.clients.s3.send(
+      new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }),
+    );
+    return (listed.Contents ?? []).map((object) => object.Key as string).sort();
+  }
+
+  async function objectBytes(key: string) {
+    const object = await emulators.clients.s3.send(
+      new GetObjectCommand({ Bucket: emulators.bucket, Key: key }),
+    );
+    return Buffer.from(
+      await (object.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray(),
+    );
+  }
+
+  return {
+    emulators,
+    simulator,
+    env,
+    deviceid,
+    alerts,
+    clockStart,
+    jobFor,
+    deliver,
+    keysUnder,
+    objectBytes,
+    async close() {
+      await simulator.close();
+      await emulators.close();
+    },
+  };
+}
