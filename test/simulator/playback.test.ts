@@ -271,15 +271,23 @@ describe("large playback clips", () => {
   });
 
   it("uses the 64-bit mdat size when the box exceeds 2^32-1 bytes", () => {
+    // Only the sizes of the video matter here: one 100-byte frame lasting the 30 minutes.
+    const video = {
+      sampleDescription: Buffer.alloc(0),
+      samples: Buffer.alloc(100),
+      sampleSizes: [100],
+      syncSamples: [0],
+      sampleDurationsMs: [30 * 60_000],
+    };
     const plan = planMp4({
-      durationMinutes: 30,
+      video,
       bitrateBitsPerSecond: 20_000_000,
       startMs: 0,
       seed: 1,
       contentKey: ["d", 1],
     });
     const payload = (20_000_000 / 8) * 1800;
-    expect(plan.payloadBytes).toBe(payload);
+    expect(plan.video.length + plan.paddingBytes).toBe(payload);
     const mdatHeader = plan.header.subarray(-16);
     expect(mdatHeader.readUInt32BE(0)).toBe(1);
     expect(mdatHeader.toString("latin1", 4, 8)).toBe("mdat");

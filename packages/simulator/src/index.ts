@@ -12,6 +12,7 @@ import type { PlaybackRecord } from "./playback.js";
 import { createRng } from "./rng.js";
 import { type RequestLogEntry, startServer } from "./server.js";
 import { Simulation } from "./simulation.js";
+import { clipVideos } from "./video/clip-videos.js";
 
 export { passwordDigest } from "./auth.js";
 export type { DeviceSnapshot, EventInjection, SetOnlineOptions, SimulatorControl } from "./control.js";
@@ -55,7 +56,13 @@ export async function start(options: SimulatorOptions = {}): Promise<Simulator> 
       harshRng: createRng(resolved.seed, "harsh-duplicates"),
       timeZoneOffsetMinutes: resolved.timeZoneOffsetMinutes,
     },
-    playback: { simulation, accounts, bitrates: resolved.bitrates, seed: resolved.seed },
+    playback: {
+      simulation,
+      accounts,
+      bitrates: resolved.bitrates,
+      seed: resolved.seed,
+      clipVideo: (spec) => clipVideos.video(spec),
+    },
     faults,
     requestLog,
     playbacks,
