@@ -15,6 +15,7 @@ import { Simulation } from "./simulation.js";
 import { clipVideos } from "./video/clip-videos.js";
 
 export { passwordDigest } from "./auth.js";
+export { encodeClip } from "./clip.js";
 export type { DeviceSnapshot, EventInjection, SetOnlineOptions, SimulatorControl } from "./control.js";
 export { EVENT_COORDINATES, type EventCoordinates } from "./coordinates.js";
 export type { DeviceMode } from "./devicetypes.js";
@@ -29,6 +30,7 @@ export type { DailyMapValue, RecordEntry } from "./recordings.js";
 export type { RequestLogEntry } from "./server.js";
 export type { AdvanceReport } from "./simulation.js";
 export type { GroundTruth } from "./truthtrack.js";
+export type { ClipSpec } from "./video/clip-frames.js";
 
 export interface Simulator {
   /** Base URL without a trailing slash, e.g. http://127.0.0.1:43123 */
