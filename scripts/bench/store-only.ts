@@ -8,6 +8,7 @@ import { Readable } from "node:stream";
 import { S3Client } from "@aws-sdk/client-s3";
 import { S3EvidenceStore } from "@fleet-alerts/core/evidence";
 import { mp4Chunks, planMp4 } from "../../packages/simulator/src/mp4.js";
+import { clipVideos } from "../../packages/simulator/src/video/clip-videos.js";
 
 const [endpoint, staging, evidence, minutes, bitrate] = process.argv.slice(2) as [
   string,
@@ -22,10 +23,19 @@ const s3 = new S3Client({
   region: "us-east-1",
   credentials: { accessKeyId: "test", secretAccessKey: "test" },
 });
-const plan = planMp4({
+const startMs = Date.now();
+// Encoded before the clock starts: the baseline measures the store, not the simulator's encoder.
+const video = await clipVideos.video({
+  deviceid: "store-only",
+  channel: 1,
+  startMs,
   durationMinutes: Number(minutes),
+  utcOffsetMinutes: 0,
+});
+const plan = planMp4({
+  video,
   bitrateBitsPerSecond: Number(bitrate),
-  startMs: Date.now(),
+  startMs,
   contentKey: ["store-only"],
   seed: 1,
 });

@@ -34,6 +34,59 @@ function child(buffer: Buffer, parent: Box, type: string): Box {
   return found;
 }
 
+/** The boxes inside `parent`, one level down per type: path(body, moov, "trak", "mdia"). */
+function path(buffer: Buffer, parent: Box, ...types: string[]): Box {
+  return types.reduce((box, type) => child(buffer, box, type), parent);
+}
+
+/** What the sample tables say about the video track, read straight from the boxes. */
+function videoTrack(body: Buffer) {
+  const [, moov, mdat] = boxes(body) as [Box, Box, Box];
+  const tkhd = path(body, moov, "trak", "tkhd");
+  const mdhd = path(body, moov, "trak", "mdia", "mdhd");
+  const stbl = path(body, moov, "trak", "mdia", "minf", "stbl");
+  const stsd = child(body, stbl, "stsd");
+  const entry = boxes(body, stsd.start + 16, stsd.start + stsd.size)[0] as Box;
+  const stts = child(body, stbl, "stts");
+  const timeRuns = Array.from({ length: body.readUInt32BE(stts.start + 12) }, (_, index) => ({
+    count: body.readUInt32BE(stts.start + 16 + 8 * index),
+    delta: body.readUInt32BE(stts.start + 20 + 8 * index),
+  }));
+  const stsz = child(body, stbl, "stsz");
+  const sampleSizes = Array.from({ length: body.readUInt32BE(stsz.start + 16) }, (_, index) =>
+    body.readUInt32BE(stsz.start + 20 + 4 * index),
+  );
+  const stss = child(body, stbl, "stss");
+  const stco = child(body, stbl, "stco");
+  return {
+    mdat,
+    trackSize: [body.readUInt32BE(tkhd.start + 84) >>> 16, body.readUInt32BE(tkhd.start + 88) >>> 16],
+    trackDurationMs: body.readUInt32BE(tkhd.start + 28),
+    media: { timescale: body.readUInt32BE(mdhd.start + 20), duration: body.readUInt32BE(mdhd.start + 24) },
+    sampleEntry: {
+      type: entry.type,
+      size: [body.readUInt16BE(entry.start + 32), body.readUInt16BE(entry.start + 34)],
+      // An avc1 entry's own fields take 78 bytes; its avcC (SPS and PPS) follows.
+      config: boxes(body, entry.start + 8 + 78, entry.start + entry.size).map((box) => box.type),
+    },
+    timeRuns,
+    sampleSizes,
+    firstSyncSample: body.readUInt32BE(stss.start + 16),
+    chunkOffsets: Array.from({ length: body.readUInt32BE(stco.start + 12) }, (_, index) =>
+      body.readUInt32BE(stco.start + 16 + 4 * index),
+    ),
+  };
+}
+
+/** NAL unit types of one sample (4-byte length prefixes, as the avcC of these clips says). */
+function nalTypes(sample: Buffer): number[] {
+  const types: number[] = [];
+  for (let at = 0; at + 4 < sample.length; at += 4 + sample.readUInt32BE(at)) {
+    types.push((sample[at + 4] as number) & 0x1f);
+  }
+  return types;
+}
+
 /** `YYYY-MM-DDTHH:mm:ss+hhmm` for an instant seen at a UTC offset. */
 function playbackTimestamp(epochMs: number, offsetMinutes = 0): string {
   const local = new Date(epochMs + offsetMinutes * 60_000).toISOString().slice(0, 19);
@@ -123,6 +176,57 @@ describe("playback download", () => {
       aborted: false,
       cut: false,
     });
+  });
+
+  it("carries 320×240 H.264 video that lasts the requested minutes, at the start of mdat", async () => {
+    const response = await fetch(
+      clipUrl(simulator, { deviceid, chs: "1", duration: 2, timestamp: playbackTimestamp(recordedMs, 60) }),
+    );
+    const body = Buffer.from(await response.arrayBuffer());
+    const track = videoTrack(body);
+    expect(track.trackSize).toEqual([320, 240]);
+    expect(track.sampleEntry).toEqual({ type: "avc1", size: [320, 240], config: ["avcC"] });
+    expect(track.trackDurationMs).toBe(120_000);
+    expect(track.media).toEqual({ timescale: 1000, duration: 120_000 });
+    // One frame a second for two minutes.
+    expect(track.timeRuns).toEqual([{ count: 120, delta: 1000 }]);
+    expect(track.sampleSizes).toHaveLength(120);
+    // All samples in one chunk, first in mdat; the padding after them belongs to no sample.
+    expect(track.chunkOffsets).toEqual([track.mdat.start + track.mdat.headerSize]);
+    const videoBytes = track.sampleSizes.reduce((sum, size) => sum + size, 0);
+    expect(videoBytes).toBeLessThan(track.mdat.size - track.mdat.headerSize);
+    expect(track.firstSyncSample).toBe(1);
+    const first = body.subarray(
+      track.chunkOffsets[0],
+      (track.chunkOffsets[0] as number) + (track.sampleSizes[0] as number),
+    );
+    expect(nalTypes(first)).toContain(5); // an IDR picture
+  });
+
+  it("draws the clock in the offset the request was written in", async () => {
+    const clip = async (offsetMinutes: number) => {
+      const response = await fetch(
+        clipUrl(simulator, {
+          deviceid,
+          chs: "1",
+          duration: 1,
+          timestamp: playbackTimestamp(recordedMs, offsetMinutes),
+        }),
+      );
+      return Buffer.from(await response.arrayBuffer());
+    };
+    const parts = (body: Buffer) => {
+      const track = videoTrack(body);
+      const videoStart = track.chunkOffsets[0] as number;
+      const videoEnd = videoStart + track.sampleSizes.reduce((sum, size) => sum + size, 0);
+      return { video: body.subarray(videoStart, videoEnd), padding: body.subarray(videoEnd) };
+    };
+    const utc = await clip(0);
+    const india = await clip(330);
+    // The same instant, so the same size and the same padding; only the pictures differ.
+    expect(india.length).toBe(utc.length);
+    expect(parts(india).padding.subarray(0, 65_536)).toEqual(parts(utc).padding.subarray(0, 65_536));
+    expect(parts(india).video).not.toEqual(parts(utc).video);
   });
 
   it("gives the same bytes for the same request, other bytes for another channel", async () => {
@@ -223,6 +327,25 @@ describe("playback download", () => {
   });
 });
 
+describe("a bitrate too low to hold the video", () => {
+  it("makes mdat the video alone", async () => {
+    const simulator = await startSmall({ devices: 1, historyHours: 1, bitrateBitsPerSecond: 8 });
+    try {
+      const deviceid = simulator.control.devices()[0]?.deviceid ?? "";
+      const start = simulator.control.now().getTime() - 30 * 60_000;
+      simulator.control.setRecording(deviceid, new Date(start), new Date(start + 60_000), 1);
+      const response = await fetch(
+        clipUrl(simulator, { deviceid, duration: 1, timestamp: playbackTimestamp(start) }),
+      );
+      const track = videoTrack(Buffer.from(await response.arrayBuffer()));
+      const videoBytes = track.sampleSizes.reduce((sum, size) => sum + size, 0);
+      expect(track.mdat.size - track.mdat.headerSize).toBe(videoBytes);
+    } finally {
+      await simulator.close();
+    }
+  });
+});
+
 describe("large playback clips", () => {
   let simulator: Simulator;
   let deviceid: string;
@@ -271,15 +394,23 @@ describe("large playback clips", () => {
   });
 
   it("uses the 64-bit mdat size when the box exceeds 2^32-1 bytes", () => {
+    // Only the sizes of the video matter here: one 100-byte frame lasting the 30 minutes.
+    const video = {
+      sampleDescription: Buffer.alloc(0),
+      samples: Buffer.alloc(100),
+      sampleSizes: [100],
+      syncSamples: [0],
+      sampleDurationsMs: [30 * 60_000],
+    };
     const plan = planMp4({
-      durationMinutes: 30,
+      video,
       bitrateBitsPerSecond: 20_000_000,
       startMs: 0,
       seed: 1,
       contentKey: ["d", 1],
     });
     const payload = (20_000_000 / 8) * 1800;
-    expect(plan.payloadBytes).toBe(payload);
+    expect(plan.video.length + plan.paddingBytes).toBe(payload);
     const mdatHeader = plan.header.subarray(-16);
     expect(mdatHeader.readUInt32BE(0)).toBe(1);
     expect(mdatHeader.toString("latin1", 4, 8)).toBe("mdat");

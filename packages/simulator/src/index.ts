@@ -12,8 +12,10 @@ import type { PlaybackRecord } from "./playback.js";
 import { createRng } from "./rng.js";
 import { type RequestLogEntry, startServer } from "./server.js";
 import { Simulation } from "./simulation.js";
+import { clipVideos } from "./video/clip-videos.js";
 
 export { passwordDigest } from "./auth.js";
+export { encodeClip } from "./clip.js";
 export type { DeviceSnapshot, EventInjection, SetOnlineOptions, SimulatorControl } from "./control.js";
 export { EVENT_COORDINATES, type EventCoordinates } from "./coordinates.js";
 export type { DeviceMode } from "./devicetypes.js";
@@ -28,6 +30,7 @@ export type { DailyMapValue, RecordEntry } from "./recordings.js";
 export type { RequestLogEntry } from "./server.js";
 export type { AdvanceReport } from "./simulation.js";
 export type { GroundTruth } from "./truthtrack.js";
+export type { ClipSpec } from "./video/clip-frames.js";
 
 export interface Simulator {
   /** Base URL without a trailing slash, e.g. http://127.0.0.1:43123 */
@@ -55,7 +58,13 @@ export async function start(options: SimulatorOptions = {}): Promise<Simulator> 
       harshRng: createRng(resolved.seed, "harsh-duplicates"),
       timeZoneOffsetMinutes: resolved.timeZoneOffsetMinutes,
     },
-    playback: { simulation, accounts, bitrates: resolved.bitrates, seed: resolved.seed },
+    playback: {
+      simulation,
+      accounts,
+      bitrates: resolved.bitrates,
+      seed: resolved.seed,
+      clipVideo: (spec) => clipVideos.video(spec),
+    },
     faults,
     requestLog,
     playbacks,

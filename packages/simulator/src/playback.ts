@@ -8,6 +8,8 @@
  * - without `@chs` the clip is channel 1;
  * - a clip is served as long as at least one of its minutes has video; it always has the full
  *   requested duration;
+ * - the clock in the pictures shows the fleet's time as the request wrote it: the timestamp's
+ *   offset is the one the client works in (the evidence worker writes the fleet's offset);
  * - response headers: Content-Type video/mp4, Content-Length, and Content-Disposition naming the
  *   fileName when one is given.
  */
@@ -16,6 +18,8 @@ import { HttpError } from "./http.js";
 import { type Mp4Plan, planMp4 } from "./mp4.js";
 import type { Simulation } from "./simulation.js";
 import { MINUTE_MS, parsePlaybackTimestamp } from "./time.js";
+import type { ClipSpec } from "./video/clip-frames.js";
+import type { EncodedVideo } from "./video/encoder-output.js";
 
 /** A playback response the simulator served or is serving; updated live while streaming. */
 export interface PlaybackRecord {
@@ -45,12 +49,17 @@ export interface PlaybackContext {
   accounts: Accounts;
   bitrates: readonly number[];
   seed: number;
+  /** The clip's H.264 video (encoded, or remembered from an earlier request). */
+  clipVideo: (spec: ClipSpec) => Promise<EncodedVideo>;
 }
 
 const MAX_DURATION_MINUTES = 30;
 
-/** `segmentsText` is the path after `/dlplayback/`, still percent-encoded. */
-export function preparePlayback(segmentsText: string, context: PlaybackContext): PlaybackPlan {
+/**
+ * `segmentsText` is the path after `/dlplayback/`, still percent-encoded. Resolves once the
+ * clip's video is encoded: the file's index, at its start, needs the size of every frame.
+ */
+export async function preparePlayback(segmentsText: string, context: PlaybackContext): Promise<PlaybackPlan> {
   const [target, durationText, timestampText, username, password, fileName, ...extra] =
     decodeSegments(segmentsText);
   if (
@@ -82,8 +91,8 @@ export function preparePlayback(segmentsText: string, context: PlaybackContext):
   if (!(durationMinutes >= 1 && durationMinutes <= MAX_DURATION_MINUTES)) {
     throw new HttpError(400, "invalid_duration", "duration must be a whole number of minutes from 1 to 30");
   }
-  const startMs = parsePlaybackTimestamp(timestampText);
-  if (startMs === undefined) {
+  const timestamp = parsePlaybackTimestamp(timestampText);
+  if (timestamp === undefined) {
     throw new HttpError(
       400,
       "invalid_timestamp",
@@ -94,6 +103,7 @@ export function preparePlayback(segmentsText: string, context: PlaybackContext):
     throw new HttpError(400, "invalid_file_name", "fileName must be a plain file name ending in .mp4");
   }
 
+  const startMs = timestamp.epochMs;
   const firstMinute = Math.floor(startMs / MINUTE_MS);
   const endMinute = Math.ceil((startMs + durationMinutes * MINUTE_MS) / MINUTE_MS);
   if (!device.recordings.hasVideo(firstMinute, endMinute)) {
@@ -101,8 +111,15 @@ export function preparePlayback(segmentsText: string, context: PlaybackContext):
   }
 
   const bitrate = context.bitrates[channel - 1] ?? (context.bitrates.at(-1) as number);
-  const plan = planMp4({
+  const video = await context.clipVideo({
+    deviceid,
+    channel,
+    startMs,
     durationMinutes,
+    utcOffsetMinutes: timestamp.utcOffsetMinutes,
+  });
+  const plan = planMp4({
+    video,
     bitrateBitsPerSecond: bitrate,
     startMs,
     seed: context.seed,

@@ -121,7 +121,7 @@ async function handleRequest(
     if (body instanceof HttpError) throw body;
     reply =
       endpoint === "dlplayback"
-        ? preparePlayback(path.slice(PLAYBACK_PREFIX.length), context.playback)
+        ? await preparePlayback(path.slice(PLAYBACK_PREFIX.length), context.playback)
         : handlePost(endpoint, request.headers["content-type"], body, context.routes);
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;

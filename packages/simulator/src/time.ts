@@ -36,17 +36,19 @@ export function parseFilterTime(text: string, localOffsetMinutes: number): numbe
   return (epochMs - offsetMs) / SECOND_MS;
 }
 
-/** Playback start `YYYY-MM-DDTHH:mm:ss+hhmm` (or `-hhmm`) as epoch milliseconds. */
-export function parsePlaybackTimestamp(text: string): number | undefined {
+/** Playback start `YYYY-MM-DDTHH:mm:ss+hhmm` (or `-hhmm`) as epoch milliseconds and the offset it was written at. */
+export function parsePlaybackTimestamp(
+  text: string,
+): { epochMs: number; utcOffsetMinutes: number } | undefined {
   const match = PLAYBACK_TIME_PATTERN.exec(text);
   if (!match) return undefined;
   const fields = match.slice(1, 7).map(Number);
-  const epochMs = civilToEpochMs(fields.slice(0, 3), fields.slice(3, 6));
+  const wallClockMs = civilToEpochMs(fields.slice(0, 3), fields.slice(3, 6));
   const offsetHours = Number(match[8]);
   const offsetMinutes = Number(match[9]);
-  if (epochMs === undefined || offsetHours > 14 || offsetMinutes > 59) return undefined;
-  const sign = match[7] === "-" ? -1 : 1;
-  return epochMs - sign * (offsetHours * 60 + offsetMinutes) * MINUTE_MS;
+  if (wallClockMs === undefined || offsetHours > 14 || offsetMinutes > 59) return undefined;
+  const utcOffsetMinutes = (match[7] === "-" ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
+  return { epochMs: wallClockMs - utcOffsetMinutes * MINUTE_MS, utcOffsetMinutes };
 }
 
 /** Epoch ms of a UTC civil time, or undefined when a field is out of range (Feb 30, 24:00, ...). */
