@@ -4,6 +4,7 @@ import { type EvidenceJobInput, evidencePrefix } from "@fleet-alerts/core/eviden
 import { type SimEvent, type Simulator, start } from "@fleet-alerts/simulator";
 import type { Context } from "aws-lambda";
 import { createEvidenceHandler } from "../../packages/functions/src/evidence.js";
+import type { RuntimeOverrides } from "../../packages/functions/src/runtime.js";
 import { sqsEvent } from "../../packages/local/src/sqs-event.js";
 import { type Emulators, startEmulators } from "./emulators.js";
 
@@ -24,6 +25,7 @@ export interface EvidenceHarness {
     jobs: EvidenceJobInput[],
     receiveCount?: number,
     handlerEnv?: Record<string, string>,
+    overrides?: RuntimeOverrides,
   ): Promise<string[]>;
   keysUnder(bucket: string, prefix?: string): Promise<string[]>;
   objectBytes(key: string): Promise<Buffer>;
@@ -114,7 +116,12 @@ export async function startEvidenceHarness(options: {
     };
   }
 
-  async function deliver(jobs: EvidenceJobInput[], receiveCount = 1, handlerEnv = env) {
+  async function deliver(
+    jobs: EvidenceJobInput[],
+    receiveCount = 1,
+    handlerEnv = env,
+    overrides: RuntimeOverrides = {},
+  ) {
     const event = sqsEvent(
       jobs.map((job, index) => ({
         MessageId: `m${index}`,
@@ -123,7 +130,7 @@ export async function startEvidenceHarness(options: {
         Attributes: { ApproximateReceiveCount: String(receiveCount) },
       })),
     );
-    const response = await createEvidenceHandler(handlerEnv)(event, {} as Context);
+    const response = await createEvidenceHandler(handlerEnv, overrides)(event, {} as Context);
     return response.batchItemFailures.map((failure) => failure.itemIdentifier);
   }
 

@@ -101,13 +101,19 @@ async function readAlert(
 }
 
 function evidencePrefixOf(alertId: string, record: AlertRecord): string {
-  if (record.evidenceStatus !== "stored")
+  // Unavailable video is settled too: its bag holds the event, the track and the report saying why.
+  if (record.evidenceStatus !== "stored" && record.evidenceStatus !== "unavailable")
     throw new NoBagError("no-evidence", `alert ${alertId} has no evidence stored: ${whyNotStored(record)}`);
   // The manifest's folder is the bag's root.
   const manifestName = manifestKey("");
   const manifest = record.evidenceKeys?.find((key) => key.endsWith(`/${manifestName}`));
   if (!manifest)
-    throw new NoBagError("no-evidence", `alert ${alertId}: its record lists no evidence manifest`);
+    throw new NoBagError(
+      "no-evidence",
+      record.evidenceStatus === "unavailable"
+        ? `alert ${alertId} has no evidence: the recorders had no video of the event's window (it was given up before claim packs)`
+        : `alert ${alertId}: its record lists no evidence manifest`,
+    );
   return manifest.slice(0, -manifestName.length);
 }
 
@@ -115,8 +121,6 @@ function whyNotStored(record: AlertRecord): string {
   switch (record.evidenceStatus) {
     case "pending":
       return "it is still being collected";
-    case "unavailable":
-      return "the recorders had no video of the event's window";
     case "failed":
       return "collecting it failed";
     default:
