@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { ignoreObservations } from "@fleet-alerts/core";
@@ -18,6 +19,7 @@ import {
 } from "@fleet-alerts/core/evidence";
 import { SqsSender } from "@fleet-alerts/core/queue";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, openRecordedPage } from "../support/browser.js";
 import { type EvidenceHarness, type JobOptions, startEvidenceHarness } from "../support/evidence-harness.js";
 import { type OpensslTsa, startOpensslTsa } from "../support/openssl-tsa.js";
 import { fleetAlerts } from "./cli/run.js";
@@ -148,6 +150,41 @@ describe("an alert's claim pack, as an insurer receives it", () => {
     await expect(opensslVerify(join(folder, "manifest-sha256.txt"))).rejects.toThrow();
     expect(await readFile(join(folder, "timestamp.html"), "utf8")).toContain("Test TSA");
   });
+
+  it("opens from disk in a browser: map, chart and the clips as served, asking for nothing outside the bag", async () => {
+    const browser = await launchBrowser();
+    try {
+      const folderUrl = pathToFileURL(folder).href;
+      const { page, requests } = await openRecordedPage(browser, `${folderUrl}/report.html`);
+      const height = await page.evaluate<number>("document.documentElement.scrollHeight");
+      await page.setViewportSize({ width: 1000, height });
+      for (const figure of ["svg.track-map", "svg.speed-chart"]) {
+        const box = await page.locator(figure).boundingBox();
+        expect(box?.width, figure).toBeGreaterThan(0);
+        expect(box?.height, figure).toBeGreaterThan(0);
+      }
+      await page.waitForFunction(
+        `[...document.querySelectorAll("video")].every((video) => video.readyState >= 2)`,
+        null,
+        { timeout: 30_000 },
+      );
+      // The simulator's clips are real H.264: each plays for as long as its MP4 says.
+      const custody = JSON.parse(await readFile(join(folder, "manifest.json"), "utf8")) as {
+        clips: { mp4DurationMs: number }[];
+      };
+      const durations = await page.evaluate<number[]>(
+        `[...document.querySelectorAll("video")].map((video) => video.duration)`,
+      );
+      expect(durations.map((seconds) => Math.round(seconds * 1000))).toEqual(
+        custody.clips.map((clip) => clip.mp4DurationMs),
+      );
+      expect(requests.filter((url) => !url.startsWith(`${folderUrl}/`))).toEqual([]);
+      await mkdir("test-artifacts", { recursive: true });
+      await page.screenshot({ path: "test-artifacts/claim-pack-from-pipeline.png", fullPage: true });
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 
   it("verifies OK, folder and zip, with the token's time and TSA", async () => {
     for (const path of [folder, zip]) {

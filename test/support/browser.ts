@@ -1,5 +1,5 @@
 import chromiumPackage from "@sparticuz/chromium";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 
 /**
  * Headless Chromium from the @sparticuz/chromium package (no system browser, no download). Only
@@ -12,4 +12,25 @@ export async function launchBrowser(): Promise<Browser> {
     args: ["--no-sandbox"],
     headless: true,
   });
+}
+
+/**
+ * A page of a fresh context whose every request is recorded and whose requests for anything but a
+ * local file are refused: what a report opened from disk asks for, and that it gets nothing else.
+ */
+export async function openRecordedPage(
+  browser: Browser,
+  url: string,
+): Promise<{ page: Page; requests: string[]; console: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+  await context.route("**/*", (route) =>
+    route.request().url().startsWith("file:") ? route.continue() : route.abort("blockedbyclient"),
+  );
+  const page = await context.newPage();
+  const requests: string[] = [];
+  const console: string[] = [];
+  page.on("request", (request) => requests.push(request.url()));
+  page.on("console", (message) => console.push(message.text()));
+  await page.goto(url);
+  return { page, requests, console };
 }

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { renderClaimReport, renderTimestampPage } from "@fleet-alerts/core/evidence";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "../../support/browser.js";
+import { launchBrowser, openRecordedPage } from "../../support/browser.js";
 import { type ClipFacts, claimReportModel } from "../../support/claim-report-model.js";
 import { encodeTestClip } from "../../support/h264-clip.js";
 
@@ -61,21 +61,6 @@ async function writeBag(folder: string): Promise<void> {
   await writeFile(join(folder, "timestamp.html"), timestampPage);
 }
 
-/** A page whose every request is recorded and whose requests for anything but a file are refused. */
-async function openRecorded(url: string): Promise<{ page: Page; requests: string[]; console: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
-  await context.route("**/*", (route) =>
-    route.request().url().startsWith("file:") ? route.continue() : route.abort("blockedbyclient"),
-  );
-  const page = await context.newPage();
-  const requests: string[] = [];
-  const console: string[] = [];
-  page.on("request", (request) => requests.push(request.url()));
-  page.on("console", (message) => console.push(message.text()));
-  await page.goto(url);
-  return { page, requests, console };
-}
-
 beforeAll(async () => {
   bag = await mkdtemp(join(tmpdir(), "claim-report-"));
   await writeBag(bag);
@@ -90,7 +75,7 @@ afterAll(async () => {
 describe("report.html in a real browser, opened from the bag's folder", () => {
   it("shows the map, the chart, both clips and the time-stamp, asking for nothing outside the folder", async () => {
     const folderUrl = pathToFileURL(bag).href;
-    const { page, requests } = await openRecorded(`${folderUrl}/report.html`);
+    const { page, requests } = await openRecordedPage(browser, `${folderUrl}/report.html`);
 
     // For the screenshot: headless Chromium paints players and frames only inside the viewport, so
     // the viewport becomes the whole page before the players load (a resize later shows spinners).
@@ -146,7 +131,7 @@ describe("report.html in a real browser, opened from the bag's folder", () => {
       `<script>document.title = "script ran"</script><img src="https://tiles.example.net/1/1/1.png"></body>`,
     );
     await writeFile(tampered, html);
-    const { page, console } = await openRecorded(pathToFileURL(tampered).href);
+    const { page, console } = await openRecordedPage(browser, pathToFileURL(tampered).href);
     await page.waitForLoadState("load");
     expect(await page.title()).not.toBe("script ran");
     const violations = console.filter((text) =>
