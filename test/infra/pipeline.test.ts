@@ -211,6 +211,15 @@ describe("functions", () => {
 
   it("fetch evidence from the queue with partial batch responses, with time for a 30-minute clip", () => {
     expect(fn(/^Evidence/)).toMatchObject({ Timeout: 900 });
+    // The claim pack's maker and the stage's Time-Stamp Authority, from the stage file.
+    expect(fn(/^Evidence/).Environment).toMatchObject({
+      Variables: {
+        CLAIM_SOURCE_ORGANIZATION: "Example Fleet Services Ltd",
+        TSA_URL: "https://freetsa.org/tsr",
+        TSA_TIMEOUT_MS: "10000",
+        FLEET_TIME_ZONE: "Europe/Berlin",
+      },
+    });
     template.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
       FunctionName: { Ref: logicalId("AWS::Lambda::Function", /^Evidence/) },
       EventSourceArn: arn(logicalId("AWS::SQS::Queue", /^EvidenceQueue/)),

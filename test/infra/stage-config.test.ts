@@ -67,6 +67,18 @@ describe("a stage file refuses what the functions refuse", () => {
     expect(message).toContain(`${bad.field}: ${runtimeProblem(bad.schema, bad.env, String(bad.value))}`);
   });
 
+  it("refuses a Time-Stamp Authority URL with credentials in it, or not over HTTP(S)", async () => {
+    const withCredentials = await stageError({
+      timestampAuthorityUrl: "https://user:secret@tsa.example.com/",
+    });
+    expect(withCredentials).toContain("timestampAuthorityUrl: must not carry credentials");
+    expect(withCredentials).not.toContain("secret");
+    expect(await stageError({ timestampAuthorityUrl: "ftp://tsa.example.com/" })).toContain(
+      "timestampAuthorityUrl:",
+    );
+    expect(await stageError({ sourceOrganization: " " })).toContain("sourceOrganization:");
+  });
+
   it("refuses a GPS speed unit or lookup budget the accounts would refuse", async () => {
     expect(await stageError({ gpsSpeedUnit: "furlongs" })).toContain("gpsSpeedUnit:");
     expect(await stageError({ gpsLookupBudgetMs: 30_001 })).toContain("gpsLookupBudgetMs:");

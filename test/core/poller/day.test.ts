@@ -1,4 +1,4 @@
-import { ListObjectsV2Command } from "@aws-sdk/client-s3";
+import { GetObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { evidenceJobSchema, evidencePrefix } from "@fleet-alerts/core/evidence";
 import type { SimEvent } from "@fleet-alerts/simulator";
@@ -159,6 +159,8 @@ describe("a seeded simulated day through the poll handler", () => {
         attempt: 0,
       });
       expect(job.event).toMatchObject({ serialno: job.serialno, deviceid: job.deviceid, appdevid: 16 });
+      // The alert as published rides along, for the claim pack's report.
+      expect(job.alert).toMatchObject({ alertId: job.alertId, serialno: job.serialno, eventName: "GSensor" });
     }
     // The first job, its minutes recorded, delivered to the real evidence handler as SQS would.
     const [first] = messages;
@@ -176,11 +178,37 @@ describe("a seeded simulated day through the poll handler", () => {
     const listed = await pipeline.emulators.clients.s3.send(
       new ListObjectsV2Command({ Bucket: pipeline.emulators.bucket, Prefix: evidencePrefix(job) }),
     );
-    expect((listed.Contents ?? []).map((object) => object.Key?.split("/").at(-1)).sort()).toEqual([
-      "ch1.mp4",
-      "ch2.mp4",
+    const prefix = evidencePrefix(job);
+    expect((listed.Contents ?? []).map((object) => object.Key?.slice(prefix.length)).sort()).toEqual([
+      "bag-info.txt",
+      "bagit.txt",
+      "data/ch1.mp4",
+      "data/ch2.mp4",
+      "data/event.json",
+      "data/track.geojson",
+      "manifest-sha256.txt",
       "manifest.json",
-      "track.geojson",
+      "report.html",
+      "tagmanifest-sha256.txt",
     ]);
+    // Its report names the vehicle and driver the alert named.
+    const report = await pipeline.emulators.clients.s3.send(
+      new GetObjectCommand({ Bucket: pipeline.emulators.bucket, Key: `${prefix}report.html` }),
+    );
+    const html = await (report.Body as { transformToString(): Promise<string> }).transformToString();
+    for (const name of [job.alert?.vehicleid, job.alert?.drivername]) {
+      expect(name).toBeTruthy();
+      expect(html).toContain(escapeHtml(name as string));
+    }
   });
 });
+
+/** As HTML text shows it. */
+function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+}
