@@ -11,7 +11,8 @@ import type { Storage } from "./storage.js";
 
 /**
  * Every function: Graviton (cheaper per ms), the latest Node.js Lambda runtime (nodejs20.x was
- * deprecated on 2026-04-30), minified bundles with source maps. No X-Ray: nothing emits traces, and
+ * deprecated on 2026-04-30), minified bundles with source maps, split where code is imported on use
+ * (the evidence function's RFC 3161 code loads only when a stage stamps its claim packs). No X-Ray: nothing emits traces, and
  * its permissions cannot be scoped to a resource. The app's default function props (sst.config.ts),
  * the one place they are set: no function overrides them.
  */
@@ -19,7 +20,7 @@ export const FUNCTION_DEFAULTS = {
   runtime: "nodejs24.x",
   architecture: "arm_64",
   tracing: "disabled",
-  nodejs: { format: "esm", minify: true, sourcemap: true },
+  nodejs: { format: "esm", minify: true, sourcemap: true, splitting: true },
 } as const;
 
 /**

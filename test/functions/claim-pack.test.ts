@@ -19,7 +19,7 @@ import {
 } from "@fleet-alerts/core/evidence";
 import { SqsSender } from "@fleet-alerts/core/queue";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openRecordedPage } from "../support/browser.js";
+import { launchBrowser, openRecordedPage, reportAsShown } from "../support/browser.js";
 import { type EvidenceHarness, type JobOptions, startEvidenceHarness } from "../support/evidence-harness.js";
 import { type OpensslTsa, startOpensslTsa } from "../support/openssl-tsa.js";
 import { fleetAlerts } from "./cli/run.js";
@@ -156,25 +156,15 @@ describe("an alert's claim pack, as an insurer receives it", () => {
     try {
       const folderUrl = pathToFileURL(folder).href;
       const { page, requests } = await openRecordedPage(browser, `${folderUrl}/report.html`);
-      const height = await page.evaluate<number>("document.documentElement.scrollHeight");
-      await page.setViewportSize({ width: 1000, height });
-      for (const figure of ["svg.track-map", "svg.speed-chart"]) {
-        const box = await page.locator(figure).boundingBox();
-        expect(box?.width, figure).toBeGreaterThan(0);
-        expect(box?.height, figure).toBeGreaterThan(0);
+      const { figures, durations } = await reportAsShown(page);
+      for (const figure of figures) {
+        expect(figure.width).toBeGreaterThan(0);
+        expect(figure.height).toBeGreaterThan(0);
       }
-      await page.waitForFunction(
-        `[...document.querySelectorAll("video")].every((video) => video.readyState >= 2)`,
-        null,
-        { timeout: 30_000 },
-      );
       // The simulator's clips are real H.264: each plays for as long as its MP4 says.
       const custody = JSON.parse(await readFile(join(folder, "manifest.json"), "utf8")) as {
         clips: { mp4DurationMs: number }[];
       };
-      const durations = await page.evaluate<number[]>(
-        `[...document.querySelectorAll("video")].map((video) => video.duration)`,
-      );
       expect(durations.map((seconds) => Math.round(seconds * 1000))).toEqual(
         custody.clips.map((clip) => clip.mp4DurationMs),
       );

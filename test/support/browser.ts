@@ -34,3 +34,26 @@ export async function openRecordedPage(
   await page.goto(url);
   return { page, requests, console };
 }
+
+/** The map's and the chart's sizes on the page, and each video's duration once it can play. */
+export async function reportAsShown(
+  page: Page,
+): Promise<{ figures: { width: number; height: number }[]; durations: number[] }> {
+  // For a screenshot: headless Chromium paints players and frames only inside the viewport, so the
+  // viewport becomes the whole page before the players load (a resize later shows spinners).
+  const height = await page.evaluate<number>("document.documentElement.scrollHeight");
+  await page.setViewportSize({ width: 1000, height });
+  const figures = [];
+  for (const figure of ["svg.track-map", "svg.speed-chart"])
+    figures.push((await page.locator(figure).boundingBox()) ?? { width: 0, height: 0 });
+  // Chromium runs the expression in the page (this project compiles without the DOM's types).
+  await page.waitForFunction(
+    `[...document.querySelectorAll("video")].every((video) => video.readyState >= 2)`,
+    null,
+    { timeout: 30_000 },
+  );
+  const durations = await page.evaluate<number[]>(
+    `[...document.querySelectorAll("video")].map((video) => video.duration)`,
+  );
+  return { figures, durations };
+}

@@ -1,6 +1,6 @@
 import { ChangeMessageVisibilityCommand } from "@aws-sdk/client-sqs";
 import { SQS_MAX_VISIBILITY_SECONDS } from "@fleet-alerts/core/aws-limits";
-import { alertOf, type EvidenceJob } from "@fleet-alerts/core/evidence";
+import { alertOf, type EvidenceJob, jobIds } from "@fleet-alerts/core/evidence";
 import type { SQSRecord } from "aws-lambda";
 import type { EvidenceRuntime } from "./evidence-runtime.js";
 
@@ -19,11 +19,7 @@ export async function handleEvidenceFailure(
   const final = receives >= config.EVIDENCE_MAX_RECEIVES;
   deps.observer.observe({
     type: "evidence-failed",
-    account: job.account,
-    alertId: job.alertId,
-    serialno: job.serialno,
-    deviceid: job.deviceid,
-    rule: job.ruleId,
+    ...jobIds(job),
     reason: error.message,
     receives,
     final,

@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { renderClaimReport, renderTimestampPage } from "@fleet-alerts/core/evidence";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openRecordedPage } from "../../support/browser.js";
+import { launchBrowser, openRecordedPage, reportAsShown } from "../../support/browser.js";
 import { type ClipFacts, claimReportModel } from "../../support/claim-report-model.js";
 import { encodeTestClip } from "../../support/h264-clip.js";
 
@@ -77,27 +77,11 @@ describe("report.html in a real browser, opened from the bag's folder", () => {
     const folderUrl = pathToFileURL(bag).href;
     const { page, requests } = await openRecordedPage(browser, `${folderUrl}/report.html`);
 
-    // For the screenshot: headless Chromium paints players and frames only inside the viewport, so
-    // the viewport becomes the whole page before the players load (a resize later shows spinners).
-    const height = await page.evaluate<number>("document.documentElement.scrollHeight");
-    await page.setViewportSize({ width: 1000, height });
-    for (const figure of ["svg.track-map", "svg.speed-chart"]) {
-      const box = await page.locator(figure).boundingBox();
-      expect(box?.width, figure).toBeGreaterThan(0);
-      expect(box?.height, figure).toBeGreaterThan(0);
+    const { figures, durations } = await reportAsShown(page);
+    for (const figure of figures) {
+      expect(figure.width).toBeGreaterThan(0);
+      expect(figure.height).toBeGreaterThan(0);
     }
-
-    // Chromium runs the expression in the page (this project compiles without the DOM's types).
-    await page.waitForFunction(
-      `[...document.querySelectorAll("video")].every((video) => video.readyState >= 2)`,
-      null,
-      {
-        timeout: 30_000,
-      },
-    );
-    const durations = await page.evaluate<number[]>(
-      `[...document.querySelectorAll("video")].map((video) => video.duration)`,
-    );
     expect(durations).toHaveLength(2);
     for (const duration of durations) expect(Math.abs(duration - CLIP_SECONDS)).toBeLessThanOrEqual(0.5);
 

@@ -8,7 +8,7 @@ import { evidenceAnnouncement } from "./announcement.js";
 import { BAG_FILES } from "./bag/bag-layout.js";
 import { type SettledSet, writeClaimPack } from "./claim-pack.js";
 import { channelsOnDevice, collectClips } from "./collect-clips.js";
-import type { EvidenceJob } from "./job.js";
+import { type EvidenceJob, jobIds } from "./job.js";
 import { eventKey, evidencePrefix, manifestKey } from "./layout.js";
 import { type CurrentManifest, type EvidenceManifest, listedKeys } from "./manifest.js";
 import type { EvidenceSink } from "./ports.js";
@@ -73,13 +73,7 @@ export async function collectEvidence(
 ): Promise<EvidenceOutcome> {
   const prefix = evidencePrefix(job);
   const key = manifestKey(prefix);
-  const ids = {
-    account: job.account,
-    alertId: job.alertId,
-    serialno: job.serialno,
-    deviceid: job.deviceid,
-    rule: job.ruleId,
-  };
+  const ids = jobIds(job);
   const existing = await deps.store.readManifest(key);
   if (existing) {
     // Sets stored before claim packs (versions 1 and 2) keep their layout: their clips are not under

@@ -13,7 +13,6 @@ export * from "./report/claim-report.js";
 export type * from "./report/model.js";
 export * from "./report/timestamp-page.js";
 export * from "./s3-evidence-store.js";
-export * from "./timestamp/index.js";
 export * from "./timestamping.js";
 export * from "./track.js";
 export * from "./track-geojson.js";

@@ -31,3 +31,14 @@ export const evidenceJobSchema = z.object({
 });
 export type EvidenceJob = z.output<typeof evidenceJobSchema>;
 export type EvidenceJobInput = z.input<typeof evidenceJobSchema>;
+
+/** The ids every observation of a job carries. */
+export function jobIds(job: EvidenceJob) {
+  return {
+    account: job.account,
+    alertId: job.alertId,
+    serialno: job.serialno,
+    deviceid: job.deviceid,
+    rule: job.ruleId,
+  };
+}

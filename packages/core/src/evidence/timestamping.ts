@@ -2,11 +2,11 @@ import { SQS_MAX_DELAY_SECONDS } from "../aws-limits.js";
 import type { Observer } from "../observer.js";
 import type { JobQueue } from "../queue/ports.js";
 import { BAG_FILES } from "./bag/bag-layout.js";
-import type { EvidenceJob } from "./job.js";
+import { type EvidenceJob, jobIds } from "./job.js";
 import type { EvidenceSink } from "./ports.js";
 import { renderTimestampPage } from "./report/timestamp-page.js";
 import type { TimestampState } from "./timestamp/facts.js";
-import { requestTimestamp, type TsaSettings, verifyTimestampResponse } from "./timestamp/index.js";
+import type { TsaSettings } from "./timestamp/index.js";
 
 /**
  * Asks after a failed request: 1, 2, 4, 8 then 15 minutes (SQS's longest delay) apart, eight times
@@ -39,13 +39,10 @@ export async function stampClaimPack(
   deps: TimestampDependencies,
 ): Promise<TimestampOutcomeKind> {
   if (!tsa) return "off";
-  const ids = {
-    account: job.account,
-    alertId: job.alertId,
-    serialno: job.serialno,
-    deviceid: job.deviceid,
-    rule: job.ruleId,
-  };
+  // Loaded on use: pkijs and asn1js are a third of the function's bundle and 13 MiB of its memory,
+  // which a stage without a TSA never needs (bundles are split: infra/functions.ts).
+  const { requestTimestamp, verifyTimestampResponse } = await import("./timestamp/index.js");
+  const ids = jobIds(job);
   const tokenKey = `${prefix}${BAG_FILES.timestampToken}`;
   const stored = await deps.store.readObject(tokenKey);
   if (stored) {

@@ -45,7 +45,7 @@ async function timestampChecker(options: VerifyOptions): Promise<TimestampChecke
       : await readFile(options.tsaCa, "utf8").catch((error: Error) => {
           throw new CliError(`--tsa-ca: ${error.message}`);
         });
-  const { verifyTimestampResponse } = await import("@fleet-alerts/core/evidence");
+  const { verifyTimestampResponse } = await import("@fleet-alerts/core/evidence/timestamp");
   return (response, stampedData) =>
     verifyTimestampResponse(response, stampedData, { ...(trustedCaPem !== undefined && { trustedCaPem }) });
 }
