@@ -35,6 +35,7 @@ export function claimReportModel(
   const eventCode = Number(job.event.appdevid);
   const inBag = (key: string) => key.slice(prefix.length);
   const eventFeature = track?.features.find((feature) => feature.properties.kind === "event");
+  const speedAtEventKmh = alert?.speedKmh ?? manifest.speed.atEventKmh ?? undefined;
   const position =
     alert?.position ??
     (eventFeature && {
@@ -55,7 +56,7 @@ export function claimReportModel(
     },
     fleetTimeZone: settings.fleetTimeZone,
     ...(position && { position: { lat: position.lat, lng: position.lng, source: position.source } }),
-    ...(speedAtEvent(manifest, alert) !== undefined && { speedAtEventKmh: speedAtEvent(manifest, alert) }),
+    ...(speedAtEventKmh !== undefined && { speedAtEventKmh }),
     ...(alert?.speedLimitKmh != null && { speedLimitKmh: alert.speedLimitKmh }),
     window: { startMs: manifest.window.startMs, endMs: manifest.window.endMs },
     track:
@@ -91,10 +92,6 @@ export function claimReportModel(
     },
     timestamped: settings.timestamped,
   };
-}
-
-function speedAtEvent(manifest: CurrentManifest, alert: EvidenceJob["alert"]): number | undefined {
-  return alert?.speedKmh ?? manifest.speed.atEventKmh ?? undefined;
 }
 
 /** The payload and the custody record, as the report lists them. */
