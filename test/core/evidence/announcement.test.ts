@@ -50,6 +50,15 @@ describe("evidence announcement: the usual case", () => {
     });
   });
 
+  it("names the claim pack and how to pack it for an insurer, for sets that are bags", () => {
+    const bagged = { ...stored, manifest: { ...manifest, version: 3 } as EvidenceManifest };
+    expect(evidenceAnnouncement(jobFor("0012345678"), bagged).email).toContain(
+      "Claim pack (a BagIt bag; open its report.html): s3://evidence/evidence/main/1000123/\n" +
+        "For an insurer: fleet-alerts evidence pack main:1000123:gsensor --out claim.zip\n",
+    );
+    expect(evidenceAnnouncement(jobFor("0012345678"), stored).email).not.toContain("Claim pack");
+  });
+
   it("announces that no evidence could be had", () => {
     const message = evidenceAnnouncement(jobFor("0012345678"), { status: "unavailable" });
     expect(message.subject).toBe("Evidence unavailable - 0012345678");

@@ -53,9 +53,15 @@ export function evidenceAnnouncement(
   const partial = manifest.coverage.partial
     ? `\nOnly ${manifest.coverage.recordedMinutes} of ${manifest.coverage.totalMinutes} minutes were recorded; the manifest lists the gaps.\n`
     : "";
+  // Sets since claim packs are a bag under the manifest's folder, with a report to open.
+  const bag = outcome.manifestKey.slice(0, -"manifest.json".length);
+  const claimPack =
+    manifest.version === 3
+      ? `\nClaim pack (a BagIt bag; open its report.html): s3://${outcome.bucket}/${bag}\nFor an insurer: fleet-alerts evidence pack ${job.alertId} --out claim.zip\n`
+      : "";
   return {
     subject: subjectLine("Evidence ready - ", job.deviceid, event),
-    email: `Video evidence is stored for ${what}.\n\nManifest: s3://${outcome.bucket}/${outcome.manifestKey}\nClips:\n${lines.join("\n")}\n${partial}\nAlert: ${job.alertId}\n`,
+    email: `Video evidence is stored for ${what}.\n\nManifest: s3://${outcome.bucket}/${outcome.manifestKey}\nClips:\n${lines.join("\n")}\n${partial}${claimPack}\nAlert: ${job.alertId}\n`,
     sms: smsLine("Evidence ready: ", job.deviceid, `${event}, ${manifest.clips.length} clip(s)`),
     default: JSON.stringify({
       kind: "evidence",
