@@ -8,7 +8,6 @@
  * peak.
  */
 import { readFile } from "node:fs/promises";
-import { S3Client } from "@aws-sdk/client-s3";
 import {
   evidenceJobSchema,
   manifestKey,
@@ -16,6 +15,7 @@ import {
   type SettledSet,
   writeClaimPack,
 } from "@fleet-alerts/core/evidence";
+import { emulatedS3 } from "./emulated-s3.js";
 
 const [endpoint, bucket, prefix, jobFile, runs] = process.argv.slice(2) as [
   string,
@@ -24,12 +24,7 @@ const [endpoint, bucket, prefix, jobFile, runs] = process.argv.slice(2) as [
   string,
   string,
 ];
-const s3 = new S3Client({
-  endpoint,
-  forcePathStyle: true,
-  region: "us-east-1",
-  credentials: { accessKeyId: "test", secretAccessKey: "test" },
-});
+const s3 = emulatedS3(endpoint);
 const store = new S3EvidenceStore(s3, { evidence: bucket, staging: bucket });
 const job = evidenceJobSchema.parse(JSON.parse(await readFile(jobFile, "utf8")));
 const read = await store.readManifest(manifestKey(prefix));

@@ -5,10 +5,10 @@
  * <minutes> <bit/s>`; the last line printed is JSON with the bytes stored and the seconds taken.
  */
 import { Readable } from "node:stream";
-import { S3Client } from "@aws-sdk/client-s3";
 import { S3EvidenceStore } from "@fleet-alerts/core/evidence";
 import { mp4Chunks, planMp4 } from "../../packages/simulator/src/mp4.js";
 import { clipVideos } from "../../packages/simulator/src/video/clip-videos.js";
+import { emulatedS3 } from "./emulated-s3.js";
 
 const [endpoint, staging, evidence, minutes, bitrate] = process.argv.slice(2) as [
   string,
@@ -17,12 +17,7 @@ const [endpoint, staging, evidence, minutes, bitrate] = process.argv.slice(2) as
   string,
   string,
 ];
-const s3 = new S3Client({
-  endpoint,
-  forcePathStyle: true,
-  region: "us-east-1",
-  credentials: { accessKeyId: "test", secretAccessKey: "test" },
-});
+const s3 = emulatedS3(endpoint);
 const startMs = Date.now();
 // Encoded before the clock starts: the baseline measures the store, not the simulator's encoder.
 const video = await clipVideos.video({
