@@ -92,7 +92,7 @@ try {
   );
   const rssSpread = Math.abs(large.peakRssMiB - small.peakRssMiB);
   console.log(
-    `   its peak RSS: ${large.peakRssMiB} MiB (+${large.rssGrowthMiB}) around ${thousands(large.clipBytes)} bytes of clips, ${small.peakRssMiB} MiB (+${small.rssGrowthMiB}) around ${thousands(small.clipBytes)}; ${small.medianMs} ms   ${judge("Claim pack", `peak RSS ${large.peakRssMiB} vs ${small.peakRssMiB} MiB`, "no growth with clip size (within 4 MiB)", rssSpread <= 4)}`,
+    `   its peak RSS: ${large.peakRssMiB} MiB (+${large.rssGrowthMiB}) around ${thousands(large.clipBytes)} bytes of clips, ${small.peakRssMiB} MiB (+${small.rssGrowthMiB}) around ${thousands(small.clipBytes)} (the same set at 128 kbit/s: the same track and report), ${small.medianMs} ms   ${judge("Claim pack", `peak RSS ${large.peakRssMiB} vs ${small.peakRssMiB} MiB`, "no growth with clip size (within 4 MiB)", rssSpread <= 4)}`,
   );
 
   console.log("\n5. Cold start (each handler as the synth bundles it; module initialisation, median of 10)");

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { ListObjectsV2Command } from "@aws-sdk/client-s3";
+import { CreateBucketCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { AlertStore } from "@fleet-alerts/core/alerts";
 import { evidencePrefix, evidenceWindow } from "@fleet-alerts/core/evidence";
 import { type SimEvent, start } from "@fleet-alerts/simulator";
@@ -24,7 +24,7 @@ export interface EvidenceFigures {
   /** The S3 half alone: the same size of clip from memory through the same store into fauxqs. */
   storeOnlySeconds: number;
   storeOnlyMBps: number;
-  /** The claim pack around this set, and around a 2-minute set: time and memory should not grow with the clips. */
+  /** The claim pack around this set, and around the same set at a 31 times lower bitrate: time and memory should not grow with the clips. */
   bag: { large: BagFigures; small: BagFigures };
 }
 
@@ -37,6 +37,9 @@ export interface BagFigures {
 }
 
 const BITRATE = 4_000_000;
+const LOW_BITRATE = 128_000;
+const LOW_RATE_ACCOUNT = "low-rate";
+const LOW_RATE_BUCKET = "bench-low-rate-evidence";
 const CLIP_MINUTES = 30;
 const MIB = 2 ** 20;
 const run = promisify(execFile);
@@ -91,7 +94,7 @@ export async function measureEvidence(handlers: SynthesizedHandlers): Promise<Ev
       String(BITRATE),
     ]);
 
-    const runWorker = async (evidenceJob: typeof job, name: string) => {
+    const runWorker = async (evidenceJob: typeof job, name: string, env: Record<string, string> = {}) => {
       const eventFile = join(handlers.folder, `${name}-event.json`);
       await writeFile(
         eventFile,
@@ -114,6 +117,7 @@ export async function measureEvidence(handlers: SynthesizedHandlers): Promise<Ev
             FLEET_UTC_OFFSET: "+0000",
             POWERTOOLS_LOG_LEVEL: "ERROR",
             NODE_OPTIONS: handlers.nodeOptions.evidence ?? "",
+            ...env,
           },
         }),
       );
@@ -124,29 +128,56 @@ export async function measureEvidence(handlers: SynthesizedHandlers): Promise<Ev
     const storedBytes = await storedClipBytes(emulators);
     if (storedBytes !== raw.bytes) throw new Error(`stored ${storedBytes} bytes of a ${raw.bytes}-byte clip`);
 
-    // A 2-minute set of the same device, half an hour earlier, for the bag's figures beside the large one's.
-    const smallEvent = simulator.control.injectEvent({
-      appdevid: 16,
-      deviceid,
-      eventtime: new Date(eventtime.getTime() - 30 * 60_000),
+    // The same set at a 31 times lower bitrate: the same device, event and window (a simulator of
+    // the same seed), so the same track and report, and clips of 29 MB instead of 900 MB. Its
+    // account and bucket are its own, as the alert id and the prefix are the large set's.
+    let bag: EvidenceFigures["bag"];
+    const lowRate = await start({
+      seed: 5,
+      devices: 1,
+      historyHours: 2,
+      clock: { start: clockStart },
+      bitrateBitsPerSecond: LOW_BITRATE,
     });
-    await alerts.record(
-      {
-        ...alert,
-        serialno: smallEvent.serialno,
-        appdevid: 16,
-        eventtime: smallEvent.eventtime,
-        severity: "critical",
-        status: "published",
-      },
-      Date.now(),
-    );
-    const smallJob = jobOf(smallEvent, 30);
-    await runWorker(smallJob, "small");
-    const bag = {
-      large: await measureBag(emulators, job, handlers.folder),
-      small: await measureBag(emulators, smallJob, handlers.folder),
-    };
+    try {
+      lowRate.control.setRecording(
+        deviceid,
+        new Date(eventtime.getTime() - 20 * 60_000),
+        new Date(eventtime.getTime() + 20 * 60_000),
+        1,
+      );
+      const lowEvent = lowRate.control.injectEvent({ appdevid: 16, deviceid, eventtime });
+      await alerts.record(
+        {
+          ...alert,
+          account: LOW_RATE_ACCOUNT,
+          serialno: lowEvent.serialno,
+          appdevid: 16,
+          eventtime: lowEvent.eventtime,
+          severity: "critical",
+          status: "published",
+        },
+        Date.now(),
+      );
+      await emulators.clients.s3.send(new CreateBucketCommand({ Bucket: LOW_RATE_BUCKET }));
+      const lowJob = {
+        ...jobOf(lowEvent, half),
+        account: LOW_RATE_ACCOUNT,
+        alertId: `${LOW_RATE_ACCOUNT}:${lowEvent.serialno}:shock`,
+      };
+      await runWorker(lowJob, "low-rate", {
+        DEVICE_CLOUD_ACCOUNTS: JSON.stringify([
+          { id: LOW_RATE_ACCOUNT, baseUrl: lowRate.url, username: "demo" },
+        ]),
+        EVIDENCE_BUCKET: LOW_RATE_BUCKET,
+      });
+      bag = {
+        large: await measureBag(emulators, emulators.bucket, job, handlers.folder),
+        small: await measureBag(emulators, LOW_RATE_BUCKET, lowJob, handlers.folder),
+      };
+    } finally {
+      await lowRate.close();
+    }
 
     return {
       clipMinutes: CLIP_MINUTES,
@@ -188,6 +219,7 @@ function jobOf(event: SimEvent, halfSeconds: number) {
 /** The claim pack written again around a stored set, in a process of its own (bag-only.ts), 10 times. */
 async function measureBag(
   emulators: Emulators,
+  bucket: string,
   job: ReturnType<typeof jobOf>,
   folder: string,
 ): Promise<BagFigures> {
@@ -198,7 +230,7 @@ async function measureBag(
     rssBeforeBytes: number;
     peakRssBytes: number;
     clipBytes: number;
-  }>("bag-only.ts", [emulators.endpoints.s3, emulators.bucket, evidencePrefix(job), jobFile, "10"]);
+  }>("bag-only.ts", [emulators.endpoints.s3, bucket, evidencePrefix(job), jobFile, "10"]);
   return {
     clipBytes: figures.clipBytes,
     medianMs: round(figures.medianMs),
