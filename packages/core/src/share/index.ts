@@ -1,0 +1,5 @@
+export * from "./alert-id.js";
+export * from "./audit-store.js";
+export * from "./schemas.js";
+export * from "./share-store.js";
+export * from "./token.js";
