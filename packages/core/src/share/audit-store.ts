@@ -3,6 +3,7 @@ import { PutCommand, paginateQuery } from "@aws-sdk/lib-dynamodb";
 import type { TableRef } from "../store/dynamo.js";
 import { expiresAfterDays, keys } from "../store/keys.js";
 import { parseAlertId } from "./alert-id.js";
+import type { AccessRecords } from "./ports.js";
 import { type AccessAction, type AuditEntry, auditEntrySchema } from "./schemas.js";
 
 // Over a year, so that a claim raised at the anniversary of an incident still finds who looked.
@@ -19,7 +20,7 @@ export interface AccessToRecord {
 }
 
 /** Every access through a share link, kept per alert in its account's partition. */
-export class AccessAudit {
+export class AccessAudit implements AccessRecords {
   constructor(private readonly table: TableRef) {}
 
   async record(access: AccessToRecord): Promise<void> {

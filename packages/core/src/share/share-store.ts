@@ -4,6 +4,7 @@ import { alertIdOf } from "../alerts/record.js";
 import { conditionally, getItem, type TableRef } from "../store/dynamo.js";
 import { keys } from "../store/keys.js";
 import { type AlertRef, InvalidAlertIdError, parseAlertId } from "./alert-id.js";
+import type { ShareLinks } from "./ports.js";
 import {
   type ShareGrant,
   type ShareListing,
@@ -42,7 +43,7 @@ export interface CreatedShare {
  * single-item writes, ordered so that a crash between them never leaves a link that resolves but
  * is not listed.
  */
-export class ShareStore {
+export class ShareStore implements ShareLinks {
   constructor(private readonly table: TableRef) {}
 
   async create(grant: NewShareGrant, nowMs: number): Promise<CreatedShare> {
