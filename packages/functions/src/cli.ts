@@ -4,12 +4,14 @@
  * ./cli/ and is added here.
  */
 import { Command } from "commander";
+import { auditCommand } from "./cli/audit.js";
 import { cursorCommand } from "./cli/cursor.js";
 import { devicesCommand } from "./cli/devices.js";
 import { eventsCommand } from "./cli/events.js";
 import { evidenceCommand } from "./cli/evidence.js";
 import { replayCommand } from "./cli/replay.js";
 import { rulesCommand } from "./cli/rules.js";
+import { shareCommand } from "./cli/share.js";
 
 const program = new Command()
   .name("fleet-alerts")
@@ -19,7 +21,9 @@ const program = new Command()
   .addCommand(cursorCommand())
   .addCommand(evidenceCommand())
   .addCommand(devicesCommand())
-  .addCommand(eventsCommand());
+  .addCommand(eventsCommand())
+  .addCommand(shareCommand())
+  .addCommand(auditCommand());
 
 try {
   await program.parseAsync();

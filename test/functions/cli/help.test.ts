@@ -9,13 +9,15 @@ describe("fleet-alerts --help", () => {
       ["evidence", "fetch"],
       ["devices"],
       ["events", "tail"],
+      ["share", "create"],
+      ["audit"],
     ];
     const [program, ...helps] = await Promise.all([
       fleetAlerts(["--help"]),
       ...commands.map((command) => fleetAlerts([...command, "--help"])),
     ]);
     expect(program?.code).toBe(0);
-    for (const name of ["rules", "cursor", "evidence", "devices", "events"])
+    for (const name of ["rules", "cursor", "evidence", "devices", "events", "share", "audit"])
       expect(program?.stdout).toMatch(new RegExp(`\\n {2}${name}\\b`));
 
     const expectedOptions = [
@@ -32,6 +34,18 @@ describe("fleet-alerts --help", () => {
       ],
       ["--json"],
       ["--from-serial <serialno>", "--interval <seconds>", "--duration <seconds>", "--codes <list>"],
+      [
+        "--table <name>",
+        "(env: TABLE_NAME)",
+        "--base-url <url>",
+        "(env: PUBLIC_BASE_URL)",
+        "--expires <duration>",
+        "--max-expires <days>",
+        "(default: 30, env: SHARE_MAX_DAYS)",
+        "--scope <scope>",
+        "--by <name>",
+      ],
+      ["--table <name>", "(env: TABLE_NAME)"],
     ];
     for (const [index, help] of helps.entries()) {
       const command = commands[index]?.join(" ");
@@ -41,7 +55,8 @@ describe("fleet-alerts --help", () => {
       expect(text).toMatch(new RegExp(`^Usage: fleet-alerts ${command} `));
       for (const option of expectedOptions[index] ?? []) expect(text).toContain(option);
       expect(text).not.toMatch(/--password/);
-      if (command !== "cursor set") {
+      // Only the commands that reach the device cloud take its connection settings.
+      if (!["cursor set", "share create", "audit"].includes(command ?? "")) {
         for (const option of [
           "--base-url <url>",
           "(env: DEVICE_CLOUD_BASE_URL)",

@@ -2,6 +2,8 @@ import { InvalidArgumentError } from "commander";
 import { describe, expect, it } from "vitest";
 import {
   integerAtLeast,
+  parseAlertIdArgument,
+  parseDurationMs,
   parseEventCodes,
   parseInstant,
   parseSerial,
@@ -43,5 +45,19 @@ describe("command-line values", () => {
     expect(() => parseSerial("12ab")).toThrow("expected a serial number (digits only)");
     expect(parseEventCodes("13, gsensor,250,Trigger in")).toEqual([13, 16, 250, 51]);
     expect(() => parseEventCodes("13,Overspeeed")).toThrow('unknown event code or name "Overspeeed"');
+  });
+
+  it("reads durations in whole minutes, hours or days, and alert ids into their parts", () => {
+    expect(parseDurationMs("90m")).toBe(90 * 60_000);
+    expect(parseDurationMs("72h")).toBe(72 * 3_600_000);
+    expect(parseDurationMs(" 30d ")).toBe(30 * 86_400_000);
+    for (const text of ["", "0m", "30", "1.5h", "2w", "-1d", "d", "99999999999999999d"])
+      expect(() => parseDurationMs(text), text).toThrow(InvalidArgumentError);
+    expect(parseAlertIdArgument("main:42:overspeed")).toEqual({
+      account: "main",
+      serialno: 42n,
+      ruleId: "overspeed",
+    });
+    expect(() => parseAlertIdArgument("main:42")).toThrow(InvalidArgumentError);
   });
 });

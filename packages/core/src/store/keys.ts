@@ -26,6 +26,13 @@ export const keys = {
   ruleStatePrefix: "STATE#",
   offlineCheck: (deviceid: string, ruleId: string) => `OFFLINE#${ruleId}#${deviceid}`,
   rejected: (reference: string) => `REJECTED#${reference}`,
+  /** A share link's lookup item, its own partition: a link is resolved knowing nothing but its token. */
+  share: (tokenId: string) => `SHARE#${tokenId}`,
+  shareSort: "SHARE",
+  /** An alert's share links as listed, in its account's partition; the prefix ends at the rule id. */
+  shareListingPrefix: (serialno: bigint, ruleId: string) => `SHARE#${sortableSerial(serialno)}#${ruleId}#`,
+  /** An alert's access audit entries; the prefix ends at the rule id, the rest sorts by time. */
+  auditPrefix: (serialno: bigint, ruleId: string) => `AUDIT#${sortableSerial(serialno)}#${ruleId}#`,
 };
 
 /** Seconds since the epoch, the unit of DynamoDB's TTL attribute. */

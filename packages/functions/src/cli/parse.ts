@@ -1,4 +1,5 @@
 import { eventCodeFromName } from "@fleet-alerts/core/devicecloud";
+import { type AlertRef, InvalidAlertIdError, parseAlertId } from "@fleet-alerts/core/share";
 import { InvalidArgumentError } from "commander";
 
 /*
@@ -83,4 +84,27 @@ export function parseEventCodes(text: string): number[] {
     if (code === undefined) throw new InvalidArgumentError(`unknown event code or name "${item}"`);
     return code;
   });
+}
+
+const DURATION = /^(\d+)(m|h|d)$/;
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** `90m`, `72h`, `30d`: a whole number of minutes, hours or days, at least one, in milliseconds. */
+export function parseDurationMs(text: string): number {
+  const match = DURATION.exec(text.trim());
+  const [, digits = "", unit = "m"] = match ?? [];
+  const ms = Number(digits) * UNIT_MS[unit as keyof typeof UNIT_MS];
+  if (!match || ms < 1 || !Number.isSafeInteger(ms))
+    throw new InvalidArgumentError("expected a duration such as 90m, 72h or 30d");
+  return ms;
+}
+
+/** An alert id, `<account>:<serialno>:<ruleId>`, as its parts. */
+export function parseAlertIdArgument(text: string): AlertRef {
+  try {
+    return parseAlertId(text.trim());
+  } catch (error) {
+    if (error instanceof InvalidAlertIdError) throw new InvalidArgumentError(error.message);
+    throw error;
+  }
 }

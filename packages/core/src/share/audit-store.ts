@@ -1,0 +1,65 @@
+import { randomBytes } from "node:crypto";
+import { PutCommand, paginateQuery } from "@aws-sdk/lib-dynamodb";
+import type { TableRef } from "../store/dynamo.js";
+import { expiresAfterDays, keys } from "../store/keys.js";
+import { parseAlertId } from "./alert-id.js";
+import type { AccessRecords } from "./ports.js";
+import { type AccessAction, type AuditEntry, auditEntrySchema } from "./schemas.js";
+
+// Over a year, so that a claim raised at the anniversary of an incident still finds who looked.
+const RETENTION_DAYS = 400;
+// A user agent is the visitor's to write: bounded, so no request can grow an item at will.
+const MAX_USER_AGENT_LENGTH = 256;
+
+export interface AccessToRecord {
+  alertId: string;
+  tokenId: string;
+  action: AccessAction;
+  userAgent: string;
+  atMs: number;
+}
+
+/** Every access through a share link, kept per alert in its account's partition. */
+export class AccessAudit implements AccessRecords {
+  constructor(private readonly table: TableRef) {}
+
+  async record(access: AccessToRecord): Promise<void> {
+    const alert = parseAlertId(access.alertId);
+    const entry: AuditEntry = { ...access, userAgent: access.userAgent.slice(0, MAX_USER_AGENT_LENGTH) };
+    // Random digits after the time: two accesses in the same millisecond are two entries.
+    const sk = `${keys.auditPrefix(alert.serialno, alert.ruleId)}${new Date(access.atMs).toISOString()}#${randomBytes(2).toString("hex")}`;
+    await this.table.documents.send(
+      new PutCommand({
+        TableName: this.table.tableName,
+        Item: {
+          pk: keys.account(alert.account),
+          sk,
+          ...entry,
+          expiresAt: expiresAfterDays(access.atMs, RETENTION_DAYS),
+        },
+      }),
+    );
+  }
+
+  /** The alert's accesses, oldest first (the sort key orders them by time). */
+  async list(alertId: string): Promise<AuditEntry[]> {
+    const alert = parseAlertId(alertId);
+    const entries: AuditEntry[] = [];
+    const pages = paginateQuery(
+      { client: this.table.documents },
+      {
+        TableName: this.table.tableName,
+        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+        ExpressionAttributeValues: {
+          ":pk": keys.account(alert.account),
+          ":prefix": keys.auditPrefix(alert.serialno, alert.ruleId),
+        },
+        ConsistentRead: true,
+      },
+    );
+    for await (const page of pages) {
+      for (const item of page.Items ?? []) entries.push(auditEntrySchema.parse(item));
+    }
+    return entries;
+  }
+}

@@ -1,0 +1,6 @@
+export * from "./alert-id.js";
+export * from "./audit-store.js";
+export * from "./ports.js";
+export * from "./schemas.js";
+export * from "./share-store.js";
+export * from "./token.js";

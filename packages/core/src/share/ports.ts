@@ -1,0 +1,18 @@
+import type { AccessToRecord } from "./audit-store.js";
+import type { AuditEntry, ShareGrant, ShareListing } from "./schemas.js";
+import type { CreatedShare, NewShareGrant } from "./share-store.js";
+
+/** Share links, as the incident page, the alert messages and the CLI use them. */
+export interface ShareLinks {
+  create(grant: NewShareGrant, nowMs: number): Promise<CreatedShare>;
+  /** The grant of a live link; undefined alike for unknown, malformed, expired and revoked tokens. */
+  resolve(token: string, nowMs: number): Promise<ShareGrant | undefined>;
+  list(alertId: string, nowMs: number): Promise<ShareListing[]>;
+  revoke(alertId: string, tokenId: string): Promise<boolean>;
+}
+
+/** The record of who opened what through a share link. */
+export interface AccessRecords {
+  record(access: AccessToRecord): Promise<void>;
+  list(alertId: string): Promise<AuditEntry[]>;
+}

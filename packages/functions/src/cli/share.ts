@@ -1,0 +1,124 @@
+import { AlertStore, alertIdOf } from "@fleet-alerts/core/alerts";
+import { formatDuration } from "@fleet-alerts/core/rules";
+import { type AlertRef, SHARE_SCOPES, type ShareScope, ShareStore } from "@fleet-alerts/core/share";
+import { Command, Option } from "commander";
+import { formatTable } from "./format.js";
+import { CliError, integerAtLeast, parseAlertIdArgument, parseDurationMs } from "./parse.js";
+import { onTable, tableOption } from "./table.js";
+
+const DAY_MS = 86_400_000;
+
+interface TableOptions {
+  table: string;
+}
+
+interface CreateOptions extends TableOptions {
+  expires?: number;
+  maxExpires: number;
+  scope: ShareScope;
+  by: string;
+  baseUrl: string;
+}
+
+/**
+ * `fleet-alerts share ...`: links that open one alert's incident page to someone outside (an
+ * insurer). The token is printed by `create` alone, once; nothing else here ever shows one.
+ */
+export function shareCommand(): Command {
+  const share = new Command("share").description(
+    "make, list and revoke an alert's share links in a stage's DynamoDB table " +
+      "(AWS region, credentials and endpoint from the standard environment)",
+  );
+  share
+    .command("create")
+    .description("make a link to ALERT_ID's incident page and print it (the only time it is shown)")
+    .argument("<alertId>", "the alert, <account>:<serialno>:<ruleId>", parseAlertIdArgument)
+    .addOption(tableOption())
+    .addOption(
+      new Option("--base-url <url>", "the incident pages' public address")
+        .env("PUBLIC_BASE_URL")
+        .makeOptionMandatory(),
+    )
+    .option(
+      "--expires <duration>",
+      "how long the link works: 90m, 72h, 30d (default: the stage's longest)",
+      parseDurationMs,
+    )
+    .addOption(
+      new Option("--max-expires <days>", "the stage's longest link, in days (--expires is capped to it)")
+        .env("SHARE_MAX_DAYS")
+        .argParser(integerAtLeast(1))
+        .default(30),
+    )
+    .addOption(new Option("--scope <scope>", "what the link allows").choices(SHARE_SCOPES).default("view"))
+    .addOption(new Option("--by <name>", "who shares it (recorded with the link)").env("USER").default("cli"))
+    .action(create);
+  share
+    .command("list")
+    .description("show ALERT_ID's live links (token ids, never the tokens)")
+    .argument("<alertId>", "the alert, <account>:<serialno>:<ruleId>", parseAlertIdArgument)
+    .addOption(tableOption())
+    .action(list);
+  share
+    .command("revoke")
+    .description("end one of ALERT_ID's links at once")
+    .argument("<alertId>", "the alert, <account>:<serialno>:<ruleId>", parseAlertIdArgument)
+    .argument("<tokenId>", "the link's token id, as `share list` shows it")
+    .addOption(tableOption())
+    .action(revoke);
+  return share;
+}
+
+function create(alert: AlertRef, options: CreateOptions): Promise<void> {
+  const alertId = alertIdOf(alert.account, alert.serialno, alert.ruleId);
+  const maxMs = options.maxExpires * DAY_MS;
+  const lifetimeMs = Math.min(options.expires ?? maxMs, maxMs);
+  if (options.expires !== undefined && options.expires > maxMs)
+    console.error(
+      `--expires ${formatDuration(options.expires / 1000)} is over this stage's longest link: capped at ${formatDuration(maxMs / 1000)}`,
+    );
+  return onTable(options.table, async (table) => {
+    // A link to nothing would only puzzle its receiver.
+    if ((await new AlertStore(table).get(alert.account, alert.serialno, alert.ruleId)) === undefined)
+      throw new CliError(`no alert ${alertId} in ${options.table}`);
+    const nowMs = Date.now();
+    const created = await new ShareStore(table).create(
+      { ...alert, alertId, scope: options.scope, expiresAtMs: nowMs + lifetimeMs, createdBy: options.by },
+      nowMs,
+    );
+    console.log(`${options.baseUrl.replace(/\/+$/, "")}/i/${created.token}`);
+    console.log(
+      `expires ${new Date(created.expiresAtMs).toISOString()} (in ${formatDuration(lifetimeMs / 1000)}), ` +
+        `scope ${options.scope}, token id ${created.tokenId}`,
+    );
+  });
+}
+
+function list(alert: AlertRef, options: TableOptions): Promise<void> {
+  const alertId = alertIdOf(alert.account, alert.serialno, alert.ruleId);
+  return onTable(options.table, async (table) => {
+    const live = await new ShareStore(table).list(alertId, Date.now());
+    if (live.length === 0) {
+      console.log(`no live share links for ${alertId}`);
+      return;
+    }
+    const rows = live.map((link) => [
+      link.tokenId,
+      link.scope,
+      new Date(link.expiresAtMs).toISOString(),
+      link.createdBy,
+      link.createdAt,
+    ]);
+    for (const line of formatTable(["TOKEN ID", "SCOPE", "EXPIRES", "BY", "CREATED"], rows))
+      console.log(line);
+  });
+}
+
+function revoke(alert: AlertRef, tokenId: string, options: TableOptions): Promise<void> {
+  const alertId = alertIdOf(alert.account, alert.serialno, alert.ruleId);
+  return onTable(options.table, async (table) => {
+    if (!(await new ShareStore(table).revoke(alertId, tokenId)))
+      throw new CliError(`${alertId} has no share link ${tokenId} (see share list)`);
+    console.log(`revoked ${tokenId}: the link to ${alertId} no longer opens`);
+  });
+}

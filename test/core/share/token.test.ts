@@ -1,0 +1,66 @@
+import { createHash } from "node:crypto";
+import { alertIdOf } from "@fleet-alerts/core/alerts";
+import {
+  InvalidAlertIdError,
+  newShareToken,
+  parseAlertId,
+  parseShareToken,
+  parseTokenId,
+} from "@fleet-alerts/core/share";
+import { describe, expect, it } from "vitest";
+
+describe("share tokens", () => {
+  it("are 22 base64url characters (128 bits), stored as their SHA-256, named by its first 16 hex digits", () => {
+    const tokens = Array.from({ length: 200 }, () => newShareToken());
+    for (const { token, hash, tokenId } of tokens) {
+      expect(token).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      expect(Buffer.from(token, "base64url")).toHaveLength(16);
+      expect(hash).toBe(createHash("sha256").update(token).digest("hex"));
+      expect(tokenId).toBe(hash.slice(0, 16));
+      expect(parseShareToken(token)).toBe(token);
+      expect(parseTokenId(tokenId)).toBe(tokenId);
+    }
+    expect(new Set(tokens.map(({ token }) => token)).size).toBe(tokens.length);
+  });
+
+  it("refuses anything not shaped like a token or a token id", () => {
+    const token = newShareToken().token;
+    for (const text of [
+      "",
+      token.slice(1),
+      `${token}A`,
+      `${token.slice(1)}=`,
+      `${token.slice(1)}/`,
+      `${token.slice(1)} `,
+    ])
+      expect(parseShareToken(text)).toBeUndefined();
+    for (const text of ["", "0123456789abcde", "0123456789ABCDEF", "0123456789abcdef0", "0123456789abcdeg"])
+      expect(parseTokenId(text)).toBeUndefined();
+  });
+});
+
+describe("alert ids", () => {
+  it("parse back into the parts alertIdOf joined, serial numbers exact at any size", () => {
+    const id = alertIdOf("main", 98765432109876543210n, "harsh-braking_2");
+    expect(parseAlertId(id)).toEqual({
+      account: "main",
+      serialno: 98765432109876543210n,
+      ruleId: "harsh-braking_2",
+    });
+  });
+
+  it("refuse every other text with a typed error", () => {
+    for (const text of [
+      "",
+      "main",
+      "main:12",
+      "main:12:",
+      ":12:rule",
+      "main:x:rule",
+      "main:012:rule",
+      "a:1:b:c",
+      "main:1:ru le",
+    ])
+      expect(() => parseAlertId(text), text).toThrow(InvalidAlertIdError);
+  });
+});
