@@ -1,5 +1,6 @@
 export * from "./defaults.js";
 export * from "./describe.js";
+export * from "./escalation-policy.js";
 export * from "./evaluator.js";
 export * from "./load.js";
 export * from "./match.js";
