@@ -2,6 +2,7 @@ export * from "./alerts/index.js";
 export * from "./config/index.js";
 export * from "./cursor/index.js";
 export * from "./devicecloud/index.js";
+export * from "./escalation/index.js";
 export * from "./evidence/index.js";
 export type { StructuredLogger } from "./logging.js";
 export * from "./observer.js";

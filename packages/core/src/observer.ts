@@ -53,6 +53,29 @@ export const observationSchema = z.discriminatedUnion("type", [
     /** The device's alerts in the chunk, which go out with the next best position. */
     alerts: z.number(),
   }),
+  /** Ids only: who acknowledged and their note are personal data, kept on the record, never logged. */
+  z.object({
+    type: z.literal("alert-acknowledged"),
+    ...alertIds,
+    at: z.string(),
+    /** The share link it came through (its id, never the token). */
+    tokenId: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal("alert-escalated"),
+    ...alertIds,
+    level: z.number(),
+    levels: z.number(),
+    /** How long the alert had gone unacknowledged when this level was sent. */
+    unacknowledgedSeconds: z.number(),
+  }),
+  z.object({
+    type: z.literal("escalation-cancelled"),
+    ...alertIds,
+    /** The level that was due and is not sent. */
+    level: z.number(),
+    reason: z.literal("acknowledged"),
+  }),
   z.object({ type: z.literal("offline-scheduled"), ...eventIds, dueAt: z.string() }),
   z.object({ type: z.literal("offline-confirmed"), ...alertIds }),
   z.object({

@@ -35,7 +35,10 @@ export class FakeAlertRecords implements AlertRecords {
   async record(alert: NewAlertRecord, nowMs: number): Promise<boolean> {
     if (this.#records.has(keyOf(alert))) return false;
     const alertId = alertIdOf(alert.account, alert.serialno, alert.ruleId);
-    this.#records.set(keyOf(alert), structuredClone({ ...alert, alertId, createdAt: iso(nowMs) }));
+    this.#records.set(
+      keyOf(alert),
+      structuredClone({ ...alert, alertId, createdAt: iso(nowMs), escalatedLevels: 0, escalationsSent: 0 }),
+    );
     return true;
   }
 
@@ -67,6 +70,12 @@ export class FakeAlertRecords implements AlertRecords {
     if (!record) throw new Error(`no alert record ${alert.alertId}`);
     record.evidenceQueuedAt = iso(nowMs);
     record.evidenceStatus ??= "pending";
+  }
+
+  async markEscalationQueued(alert: AlertRecord, nowMs: number): Promise<void> {
+    const record = this.#records.get(keyOf(alert));
+    if (!record) throw new Error(`no alert record ${alert.alertId}`);
+    record.escalationQueuedAt = iso(nowMs);
   }
 
   async setEvidence(

@@ -85,6 +85,17 @@ export class AlertStore implements AlertRecords {
     );
   }
 
+  async markEscalationQueued(alert: AlertRecord, nowMs: number): Promise<void> {
+    await this.table.documents.send(
+      new UpdateCommand({
+        TableName: this.table.tableName,
+        Key: { pk: keys.account(alert.account), sk: keys.alert(alert.serialno, alert.ruleId) },
+        UpdateExpression: "SET escalationQueuedAt = :at",
+        ExpressionAttributeValues: { ":at": new Date(nowMs).toISOString() },
+      }),
+    );
+  }
+
   /**
    * Records how the evidence ended. `stored` and `unavailable` are final; `failed` (the job went to
    * the DLQ) may still become `stored` if the job is redriven.

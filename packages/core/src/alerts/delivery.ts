@@ -10,6 +10,8 @@ export interface DeliveryDependencies {
   alerts: AlertRecords;
   publisher: AlertPublisher;
   evidenceQueue: JobQueue;
+  /** Where escalation jobs go; absent where escalation is not set up (nothing is scheduled). */
+  escalationQueue?: JobQueue;
   logger: StructuredLogger;
   observer: Observer;
   now: () => number;
@@ -48,8 +50,15 @@ export async function deliverAlerts(
         rule: record.ruleId,
       };
       if (outcome.ok) {
-        await deps.alerts.markPublished(record, outcome.messageId, deps.now());
-        settled.set(record.alertId, { ...record, status: "published", snsMessageId: outcome.messageId });
+        const publishedAtMs = deps.now();
+        await deps.alerts.markPublished(record, outcome.messageId, publishedAtMs);
+        settled.set(record.alertId, {
+          ...record,
+          status: "published",
+          snsMessageId: outcome.messageId,
+          // Escalations count from here.
+          publishedAt: new Date(publishedAtMs).toISOString(),
+        });
         counts.alertsPublished++;
         deps.observer.observe({
           type: "alert-published",

@@ -24,8 +24,8 @@ interface AlertRecordBasis {
 
 /**
  * The alert record of one event and rule, as the poller and the Offline confirmation write it: the
- * message rendered once (a replay publishes exactly what was decided), and, when the rule wants
- * video, the evidence request with the event as received.
+ * message rendered once (a replay publishes exactly what was decided), when the rule wants video,
+ * the evidence request with the event as received, and when it escalates, its escalation policy.
  */
 export function newAlertRecord(input: NewAlertRecordInput): NewAlertRecord {
   const { account, event, rule } = input;
@@ -52,6 +52,8 @@ export function newAlertRecord(input: NewAlertRecordInput): NewAlertRecord {
       }),
     }),
     ...(rule.evidence && { evidence: rule.evidence, event: eventAsReceived(event) }),
+    // Fixed as the alert fires: the escalation follows this copy, whatever the rule says later.
+    ...(input.status === "pending" && rule.escalate && { escalation: { ...rule.escalate } }),
   };
 }
 

@@ -14,6 +14,8 @@ export interface AlertRecords {
   markFailed(alert: AlertRecord, failure: string): Promise<boolean>;
   /** The evidence job was sent: evidence status becomes pending unless it has one already. */
   markEvidenceQueued(alert: AlertRecord, nowMs: number): Promise<void>;
+  /** The first escalation job was sent: a replay of the poll does not send it again. */
+  markEscalationQueued(alert: AlertRecord, nowMs: number): Promise<void>;
   /** How the evidence ended; throws if the record does not exist. */
   setEvidence(
     alert: Pick<AlertRecord, "account" | "serialno" | "ruleId">,

@@ -13,6 +13,18 @@ const evidenceRequestSchema = z.object({
 });
 export type EvidenceRequest = z.output<typeof evidenceRequestSchema>;
 
+/** A rule's escalation policy as the alert fired with it: later rule changes do not reach it. */
+const escalationPolicySchema = z.object({ afterSeconds: z.number().int(), levels: z.number().int() });
+
+/** Who acknowledged the alert, when, and through which share link (none: from the CLI, say). */
+export const acknowledgementSchema = z.object({
+  by: z.string(),
+  note: z.string().optional(),
+  tokenId: z.string().optional(),
+  atMs: z.number(),
+});
+export type Acknowledgement = z.output<typeof acknowledgementSchema>;
+
 /** An alert record as stored: the idempotency key of one alert (account + serialno + rule). */
 export const alertItemSchema = z.object({
   account: z.string(),
@@ -40,6 +52,16 @@ export const alertItemSchema = z.object({
   publishedAt: z.string().optional(),
   failure: z.string().optional(),
   createdAt: z.string(),
+  escalation: escalationPolicySchema.optional(),
+  escalationQueuedAt: z.string().optional(),
+  /** The highest escalation level claimed (its message is being sent, or was). */
+  escalatedLevels: z.number().int().default(0),
+  /** The highest escalation level whose message the topic accepted. */
+  escalationsSent: z.number().int().default(0),
+  /** When the level `escalatedLevels` was claimed: a claim older than its lease may be taken over. */
+  escalationClaimedAtMs: z.number().optional(),
+  /** The first acknowledgement; later ones are not recorded. */
+  acknowledgement: acknowledgementSchema.optional(),
 });
 export type AlertRecord = z.output<typeof alertItemSchema>;
 export type NewAlertRecord = Omit<
@@ -53,6 +75,11 @@ export type NewAlertRecord = Omit<
   | "publishedAt"
   | "failure"
   | "createdAt"
+  | "escalationQueuedAt"
+  | "escalatedLevels"
+  | "escalationsSent"
+  | "escalationClaimedAtMs"
+  | "acknowledgement"
 >;
 
 export function alertIdOf(account: string, serialno: bigint, ruleId: string): string {

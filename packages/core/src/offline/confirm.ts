@@ -6,6 +6,7 @@ import { type GpsLookupSettings, lookUpGpsHistories } from "../context/gps-looku
 import { resolveIncidentContext } from "../context/incident-context.js";
 import { EVENT_CODES } from "../devicecloud/codes.js";
 import type { DeviceCloud } from "../devicecloud/ports.js";
+import { scheduleEscalations } from "../escalation/schedule.js";
 import type { RuleStates } from "../poller/ports.js";
 import type { JobQueue } from "../queue/ports.js";
 import { applyCooldown } from "../rules/evaluator.js";
@@ -115,6 +116,7 @@ export async function confirmOffline(
   const counts = { alertsPublished: 0, alertsFailed: 0, evidenceJobs: 0 };
   const delivered = await deliverAlerts(record ? [record] : [], deps, counts);
   await queueEvidence(delivered, deps, counts);
+  await scheduleEscalations(delivered, deps);
   await deps.offlineChecks.settle(job.account, job.deviceid, job.ruleId, serialno, "confirmed");
   deps.observer.observe({
     type: "offline-confirmed",

@@ -30,6 +30,8 @@ export interface PollerDependencies {
   publisher: AlertPublisher;
   evidenceQueue: JobQueue;
   confirmQueue: JobQueue;
+  /** Where escalation jobs go; absent where escalation is not set up (nothing is scheduled). */
+  escalationQueue?: JobQueue;
   logger: StructuredLogger;
   /** Told each decision and outcome (alerts, suppressions, Offline checks...). */
   observer: Observer;

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { deliverAlerts, queueEvidence } from "../alerts/delivery.js";
 import type { FleetDevice } from "../devicecloud/schemas/devices.js";
 import type { DeviceEvent } from "../devicecloud/schemas/events.js";
+import { scheduleEscalations } from "../escalation/schedule.js";
 import type { RuleState } from "../rules/evaluator.js";
 import { type ChunkPlan, ChunkPlanner } from "./chunk-planner.js";
 import { recordsOfChunk } from "./chunk-records.js";
@@ -123,6 +124,7 @@ async function runChunk(run: Run, chunk: Chunk, plan: ChunkPlan): Promise<Outcom
   deps.checkpoint?.("alerts-published");
 
   await queueEvidence(delivered, deps, summary);
+  await scheduleEscalations(delivered, deps);
   await sendOfflineSteps(account, decision.offlineSteps, deps, summary);
   deps.checkpoint?.("side-effects-sent");
 

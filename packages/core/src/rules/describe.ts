@@ -16,6 +16,7 @@ export function describeRule(rule: Rule): string {
       ? undefined
       : `stale after ${formatDuration(rule.staleAfterSeconds)}`,
     rule.evidence === undefined ? undefined : describeEvidence(rule.evidence),
+    rule.escalate === undefined ? undefined : describeEscalation(rule.escalate),
   ].filter((field) => field !== undefined);
   return `${head} ${describeEvents(rule.eventCodes)} ${describeDevices(rule.devices)}, ${fields.join(", ")}`;
 }
@@ -35,4 +36,8 @@ function describeDevices(devices: Rule["devices"]): string {
 function describeEvidence(evidence: NonNullable<Rule["evidence"]>): string {
   const channels = evidence.channels.map((channel) => `ch${channel}`).join("+");
   return `evidence ${channels} -${formatDuration(evidence.secondsBefore)}/+${formatDuration(evidence.secondsAfter)}`;
+}
+
+function describeEscalation({ afterSeconds, levels }: NonNullable<Rule["escalate"]>): string {
+  return `escalate after ${formatDuration(afterSeconds)} per level, ${levels} ${levels === 1 ? "level" : "levels"}`;
 }

@@ -1,6 +1,7 @@
 export * from "./defaults.js";
 export * from "./describe.js";
 export * from "./duration.js";
+export * from "./escalation-policy.js";
 export * from "./evaluator.js";
 export * from "./load.js";
 export * from "./match.js";

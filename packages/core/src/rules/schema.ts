@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { EVENT_CODES } from "../devicecloud/codes.js";
 import { deviceIdSchema } from "../devicecloud/schemas/common.js";
+import { escalationPolicySchema } from "./escalation-policy.js";
 import { eventSelectorSchema } from "./event-selector.js";
 
 export const SEVERITIES = ["info", "warning", "critical"] as const;
@@ -99,6 +100,11 @@ export const ruleSchema = z
     evidence: evidenceSchema.optional(),
     /** The limit an OverSpeed alert quotes when the event's memo states none (the spec shows no memo format). */
     speedLimitKmh: z.number().positive().max(300).optional(),
+    /**
+     * Unacknowledged alerts are re-sent to the escalation topic's levels. Copied onto each alert
+     * record when it fires, so that a later change of the rule leaves alerts already out alone.
+     */
+    escalate: escalationPolicySchema.optional(),
   })
   .refine((rule) => rule.offlineForMinutes === undefined || rule.events.includes(EVENT_CODES.Offline), {
     message: `is only allowed when "events" includes Offline (${EVENT_CODES.Offline})`,

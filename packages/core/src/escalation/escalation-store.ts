@@ -1,0 +1,69 @@
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { type AlertRecord, alertItemSchema } from "../alerts/record.js";
+import { conditionally, getItem, type TableRef } from "../store/dynamo.js";
+import { keys } from "../store/keys.js";
+import type { AlertKey, Escalations } from "./ports.js";
+
+// Records written before escalation have none of its attributes: absent counts as level 0.
+const UNACKNOWLEDGED = "attribute_exists(pk) AND attribute_not_exists(acknowledgement)";
+const NOT_SENT = "(attribute_not_exists(escalationsSent) OR escalationsSent < :level)";
+
+/**
+ * The escalation state on the alert records in DynamoDB. Each method is one conditional update of
+ * the record, so that the acknowledgement check and the claim are a single atomic step.
+ */
+export class EscalationStore implements Escalations {
+  constructor(private readonly table: TableRef) {}
+
+  async get(alert: AlertKey): Promise<AlertRecord | undefined> {
+    const Item = await getItem(
+      this.table,
+      keys.account(alert.account),
+      keys.alert(alert.serialno, alert.ruleId),
+    );
+    return Item ? alertItemSchema.parse(Item) : undefined;
+  }
+
+  claimLevel(alert: AlertKey, level: number, nowMs: number): Promise<boolean> {
+    return this.#update(alert, {
+      UpdateExpression: "SET escalatedLevels = :level, escalationClaimedAtMs = :now",
+      ConditionExpression: `${UNACKNOWLEDGED} AND (attribute_not_exists(escalatedLevels) OR escalatedLevels < :level)`,
+      ExpressionAttributeValues: { ":level": level, ":now": nowMs },
+    });
+  }
+
+  takeOverLevel(alert: AlertKey, level: number, claimedAtMs: number, nowMs: number): Promise<boolean> {
+    return this.#update(alert, {
+      UpdateExpression: "SET escalationClaimedAtMs = :now",
+      ConditionExpression: `${UNACKNOWLEDGED} AND escalatedLevels = :level AND escalationClaimedAtMs = :claimedAt AND ${NOT_SENT}`,
+      ExpressionAttributeValues: { ":level": level, ":claimedAt": claimedAtMs, ":now": nowMs },
+    });
+  }
+
+  async markLevelSent(alert: AlertKey, level: number): Promise<void> {
+    // False only when a later level is marked already: nothing to move forward then.
+    await this.#update(alert, {
+      UpdateExpression: "SET escalationsSent = :level",
+      ConditionExpression: `attribute_exists(pk) AND ${NOT_SENT}`,
+      ExpressionAttributeValues: { ":level": level },
+    });
+  }
+
+  #update(
+    alert: AlertKey,
+    expression: Pick<
+      ConstructorParameters<typeof UpdateCommand>[0],
+      "UpdateExpression" | "ConditionExpression" | "ExpressionAttributeValues"
+    >,
+  ): Promise<boolean> {
+    return conditionally(() =>
+      this.table.documents.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: { pk: keys.account(alert.account), sk: keys.alert(alert.serialno, alert.ruleId) },
+          ...expression,
+        }),
+      ),
+    );
+  }
+}

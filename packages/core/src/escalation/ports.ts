@@ -1,0 +1,29 @@
+import type { Acknowledgement, AlertRecord } from "../alerts/record.js";
+
+/** An alert record's key: account, serial number and rule. */
+export type AlertKey = Pick<AlertRecord, "account" | "serialno" | "ruleId">;
+
+/**
+ * The escalation state of alert records. Every change is a conditional write on the one item, so
+ * that two deliveries of a job cannot both send a level.
+ */
+export interface Escalations {
+  get(alert: AlertKey): Promise<AlertRecord | undefined>;
+  /** Claims `level` if the alert is unacknowledged and no level as high is claimed; true if claimed. */
+  claimLevel(alert: AlertKey, level: number, nowMs: number): Promise<boolean>;
+  /**
+   * Takes over a claim nobody finished (claimed at `claimedAtMs`, not sent): true for one caller
+   * only, and only while the alert is unacknowledged.
+   */
+  takeOverLevel(alert: AlertKey, level: number, claimedAtMs: number, nowMs: number): Promise<boolean>;
+  /** The topic accepted the level's message. */
+  markLevelSent(alert: AlertKey, level: number): Promise<void>;
+}
+
+export type AcknowledgeOutcome = { recorded: true } | { recorded: false; existing: Acknowledgement };
+
+/** Acknowledgements of alerts: the first one is recorded, later ones are told about it. */
+export interface Acknowledgements {
+  /** Throws if there is no such alert. */
+  acknowledge(alert: AlertKey, acknowledgement: Acknowledgement): Promise<AcknowledgeOutcome>;
+}

@@ -1,0 +1,79 @@
+import type { AlertRecords } from "../alerts/ports.js";
+import type { AlertRecord } from "../alerts/record.js";
+import { SQS_MAX_DELAY_SECONDS } from "../aws-limits.js";
+import type { JobQueue } from "../queue/ports.js";
+import { type EscalationJob, escalationDueAtMs } from "./job.js";
+
+/** A job to send, and how long SQS should hold it. */
+export interface DelayedEscalation {
+  job: EscalationJob;
+  waitMs: number;
+}
+
+/**
+ * Sends escalation jobs, each to arrive after its wait. SQS delays a message by 15 minutes at most:
+ * a longer wait (an hour's escalation, say) is sent for the limit, and the job, arriving before it
+ * is due, sends itself again for the rest (`runEscalation`), until it is.
+ */
+export async function queueEscalations(
+  queue: JobQueue,
+  delayed: readonly DelayedEscalation[],
+): Promise<void> {
+  if (delayed.length === 0) return;
+  await queue.send(
+    delayed.map(({ job, waitMs }) => ({
+      body: JSON.stringify(job),
+      delaySeconds: Math.min(SQS_MAX_DELAY_SECONDS, Math.max(0, Math.ceil(waitMs / 1000))),
+    })),
+  );
+}
+
+/** The job, held until its level is due. */
+export function untilDue(job: EscalationJob, nowMs: number): DelayedEscalation {
+  return { job, waitMs: escalationDueAtMs(job) - nowMs };
+}
+
+type Escalating = AlertRecord & { escalation: NonNullable<AlertRecord["escalation"]> };
+
+export interface EscalationScheduling {
+  alerts: AlertRecords;
+  /** Absent: escalation is not set up for this stage, and nothing is scheduled. */
+  escalationQueue?: JobQueue;
+  now: () => number;
+}
+
+/**
+ * Sends the level-1 job of each published alert whose record carries an escalation policy and has
+ * none sent yet (a replay of the poll finds it marked). A crash between sending and marking sends
+ * the job again on the replay: harmless, as each level is claimed once.
+ */
+export async function scheduleEscalations(
+  records: readonly AlertRecord[],
+  deps: EscalationScheduling,
+): Promise<void> {
+  const { escalationQueue } = deps;
+  if (!escalationQueue) return;
+  const due = records.filter(
+    (record): record is Escalating =>
+      record.status === "published" && record.escalation !== undefined && !record.escalationQueuedAt,
+  );
+  if (due.length === 0) return;
+  const nowMs = deps.now();
+  const jobs = due.map(
+    (record): EscalationJob => ({
+      version: 1,
+      alertId: record.alertId,
+      account: record.account,
+      serialno: record.serialno.toString(),
+      ruleId: record.ruleId,
+      level: 1,
+      afterSeconds: record.escalation.afterSeconds,
+      firedAtMs: record.publishedAt ? Date.parse(record.publishedAt) : nowMs,
+    }),
+  );
+  await queueEscalations(
+    escalationQueue,
+    jobs.map((job) => untilDue(job, nowMs)),
+  );
+  await Promise.all(due.map((record) => deps.alerts.markEscalationQueued(record, nowMs)));
+}

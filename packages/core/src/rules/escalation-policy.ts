@@ -1,0 +1,56 @@
+import * as z from "zod";
+
+// Shorter than 30 s nobody can react; longer than 12 h the alert is history, not an incident.
+const MIN_ESCALATION_SECONDS = 30;
+const MAX_ESCALATION_SECONDS = 12 * 3600;
+const MAX_ESCALATION_LEVELS = 3;
+
+const UNIT_SECONDS = { h: 3600, m: 60, s: 1 } as const;
+
+/** Hours, minutes and seconds in that order, each at most once: "90s", "10m", "1h", "1h30m". */
+const DURATION_PATTERN = /^(?=\d)(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/;
+
+/** A wait written as a person would ("10m"), as whole seconds; undefined when it is not one. */
+export function parseDurationSeconds(text: string): number | undefined {
+  const match = DURATION_PATTERN.exec(text);
+  if (!match) return undefined;
+  const [, hours = "0", minutes = "0", seconds = "0"] = match;
+  return Number(hours) * UNIT_SECONDS.h + Number(minutes) * UNIT_SECONDS.m + Number(seconds) * UNIT_SECONDS.s;
+}
+
+const escalationWaitSchema = z
+  .string()
+  .transform((text, ctx) => {
+    const seconds = parseDurationSeconds(text);
+    if (seconds === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        message: 'must be a duration such as "90s", "10m", "1h" or "1h30m"',
+      });
+      return z.NEVER;
+    }
+    return seconds;
+  })
+  .pipe(
+    z
+      .number()
+      .min(MIN_ESCALATION_SECONDS, "must be at least 30 s")
+      .max(MAX_ESCALATION_SECONDS, "must be at most 12 h"),
+  );
+
+/**
+ * A rule's escalation: an alert nobody acknowledged within `after` is sent to escalation level 1,
+ * after as long again to level 2, and so on up to `levels`. Normalized to whole seconds.
+ */
+export const escalationPolicySchema = z
+  .strictObject({
+    after: escalationWaitSchema,
+    levels: z
+      .number()
+      .int("must be a whole number")
+      .min(1, "must be at least 1")
+      .max(MAX_ESCALATION_LEVELS, `must be at most ${MAX_ESCALATION_LEVELS}`),
+  })
+  .transform(({ after, levels }) => ({ afterSeconds: after, levels }));
+
+export type EscalationPolicy = z.output<typeof escalationPolicySchema>;

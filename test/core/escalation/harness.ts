@@ -1,0 +1,167 @@
+import { CreateTopicCommand, SubscribeCommand } from "@aws-sdk/client-sns";
+import { CreateQueueCommand, GetQueueAttributesCommand } from "@aws-sdk/client-sqs";
+import type { Observation, ObservationOf, ObservationType } from "@fleet-alerts/core";
+import { AlertStore, deliverAlerts, newAlertRecord, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
+import {
+  AcknowledgementStore,
+  type EscalationDependencies,
+  type EscalationJob,
+  EscalationStore,
+  escalationJobSchema,
+  runEscalation,
+  scheduleEscalations,
+} from "@fleet-alerts/core/escalation";
+import type { JobQueue, QueueMessage } from "@fleet-alerts/core/queue";
+import { parseRules, type Rule } from "@fleet-alerts/core/rules";
+import { readQueue } from "../../../packages/local/src/notifications.js";
+import { startEmulators } from "../../support/emulators.js";
+import { FakeJobQueue } from "../../support/fakes/queue.js";
+import { eventAt, fleetDevice, INCIDENT_AT_EVENT } from "../alerts/fixtures.js";
+
+export const FIRED_AT_MS = Date.parse("2026-03-29T01:30:05.000Z");
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+export function ruleWith(escalate: unknown): Rule {
+  const parsed = parseRules({
+    rules: [{ id: "crash", events: ["GSensor"], severity: "critical", escalate }],
+  });
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+  return parsed.rules[0] as Rule;
+}
+
+/**
+ * SQS on a virtual clock: a message becomes visible `delaySeconds` after it was sent, and `next`
+ * moves the clock to the first visible one, so that delays are observed, never slept through.
+ */
+export class VirtualQueue implements JobQueue {
+  readonly #waiting: { job: EscalationJob; visibleAtMs: number }[] = [];
+  /** Every delay asked for, in seconds, in order. */
+  readonly delays: number[] = [];
+  constructor(private readonly clock: { nowMs: number }) {}
+
+  async send(messages: readonly QueueMessage[]): Promise<void> {
+    for (const message of messages) {
+      const delaySeconds = message.delaySeconds ?? 0;
+      this.delays.push(delaySeconds);
+      const job = escalationJobSchema.parse(JSON.parse(message.body));
+      this.#waiting.push({ job, visibleAtMs: this.clock.nowMs + delaySeconds * 1000 });
+    }
+  }
+
+  /** A message SQS gives back (a failed delivery's) after its visibility timeout. */
+  redeliver(job: EscalationJob, afterMs: number): void {
+    this.#waiting.push({ job, visibleAtMs: this.clock.nowMs + afterMs });
+  }
+
+  get size(): number {
+    return this.#waiting.length;
+  }
+
+  next(): EscalationJob | undefined {
+    this.#waiting.sort((a, b) => a.visibleAtMs - b.visibleAtMs);
+    const first = this.#waiting.shift();
+    if (first) this.clock.nowMs = Math.max(this.clock.nowMs, first.visibleAtMs);
+    return first?.job;
+  }
+}
+
+/** The emulators with an escalation topic (and a queue subscribed to it), the stores, a clock. */
+export async function startEscalationHarness() {
+  const emulators = await startEmulators();
+  const { sns, sqs, documents } = emulators.clients;
+  const table = { documents, tableName: emulators.tableName };
+  const { TopicArn } = await sns.send(new CreateTopicCommand({ Name: "fleet-alerts-test-escalation" }));
+  const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: "escalation-subscriber" }));
+  const { Attributes } = await sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ["QueueArn"] }),
+  );
+  await sns.send(new SubscribeCommand({ TopicArn, Protocol: "sqs", Endpoint: Attributes?.QueueArn }));
+  return {
+    emulators,
+    alerts: new AlertStore(table),
+    escalations: new EscalationStore(table),
+    acknowledgements: new AcknowledgementStore(table),
+    escalationPublisher: new SnsAlertPublisher(sns, TopicArn as string, { attempts: 1, delayMs: 1 }),
+    /** What the escalation topic's subscribers got (read and deleted). */
+    sentEscalations: (atLeast = 0) =>
+      readQueue(sqs, QueueUrl as string, { atLeast, waitMs: atLeast ? 3000 : 300 }),
+  };
+}
+export type EscalationHarness = Awaited<ReturnType<typeof startEscalationHarness>>;
+
+let serial = 5_000_000n;
+
+/**
+ * An alert of `rule` recorded and published at FIRED_AT_MS as the poller does it, its level-1 job
+ * scheduled on a virtual queue; and what it takes to deliver its jobs.
+ */
+export async function firedAlert(harness: EscalationHarness, rule: Rule) {
+  const clock = { nowMs: FIRED_AT_MS };
+  const observations: Observation[] = [];
+  const queue = new VirtualQueue(clock);
+  const now = () => clock.nowMs;
+  const observer = { observe: (observation: Observation) => void observations.push(observation) };
+  serial += 1n;
+  const event = eventAt("2026-03-29T01:30:00.000Z", { serialno: serial.toString() });
+  await harness.alerts.record(
+    newAlertRecord({
+      account: "main",
+      event,
+      rule,
+      status: "pending",
+      suppressedBefore: 0,
+      device: fleetDevice(),
+      incident: INCIDENT_AT_EVENT,
+      fleetTimeZone: "Europe/Berlin",
+    }),
+    now(),
+  );
+  const record = await harness.alerts.get("main", serial, rule.id);
+  const deliveryDeps = {
+    alerts: harness.alerts,
+    publisher: new SnsAlertPublisher(harness.emulators.clients.sns, harness.emulators.topicArn),
+    evidenceQueue: new FakeJobQueue(),
+    escalationQueue: queue,
+    logger: silent,
+    observer,
+    now,
+  };
+  const delivered = await deliverAlerts(record ? [record] : [], deliveryDeps, {
+    alertsPublished: 0,
+    alertsFailed: 0,
+  });
+  await scheduleEscalations(delivered, deliveryDeps);
+  await harness.emulators.readInbox({ atLeast: 1 }); // the alert itself, not what these tests count
+  const deps: EscalationDependencies = {
+    escalations: harness.escalations,
+    escalationPublisher: harness.escalationPublisher,
+    escalationQueue: queue,
+    observer,
+    now,
+  };
+  const key = { account: "main", serialno: serial, ruleId: rule.id };
+  return {
+    key,
+    alert: { ...key, alertId: `main:${serial}:${rule.id}`, deviceid: event.deviceid },
+    clock,
+    queue,
+    deps,
+    ackDeps: { acknowledgements: harness.acknowledgements, observer },
+    observations,
+    of: <T extends ObservationType>(type: T) =>
+      observations.filter((observation): observation is ObservationOf<T> => observation.type === type),
+    /** Delivers every job as SQS would, each `times` times (concurrently if asked), until none is left. */
+    async drain(options: { times?: number; concurrently?: boolean } = {}) {
+      const outcomes: string[] = [];
+      for (let job = queue.next(); job; job = queue.next()) {
+        const runs = Array.from({ length: options.times ?? 1 }, () => job as EscalationJob);
+        if (options.concurrently) {
+          outcomes.push(...(await Promise.all(runs.map((copy) => runEscalation(copy, deps)))));
+        } else {
+          for (const copy of runs) outcomes.push(await runEscalation(copy, deps));
+        }
+      }
+      return outcomes;
+    },
+  };
+}

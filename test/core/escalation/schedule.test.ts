@@ -1,0 +1,87 @@
+import { type AlertRecord, buildAlertMessage, newAlertRecord } from "@fleet-alerts/core/alerts";
+import { escalationMessage, scheduleEscalations } from "@fleet-alerts/core/escalation";
+import { describe, expect, it } from "vitest";
+import { FakeAlertRecords, FakeJobQueue } from "../../support/fakes/index.js";
+import { AWKWARD_NAMES, context, eventAt, fleetDevice, INCIDENT_AT_EVENT } from "../alerts/fixtures.js";
+import { FIRED_AT_MS, ruleWith } from "./harness.js";
+
+async function publishedRecord(alerts: FakeAlertRecords, escalate?: unknown): Promise<AlertRecord> {
+  const rule = ruleWith(escalate);
+  const record = newAlertRecord({
+    account: "main",
+    event: eventAt("2026-03-29T01:30:00.000Z"),
+    rule,
+    status: "pending",
+    suppressedBefore: 0,
+    device: fleetDevice(),
+    incident: INCIDENT_AT_EVENT,
+    fleetTimeZone: "Europe/Berlin",
+  });
+  await alerts.record(record, FIRED_AT_MS);
+  const stored = (await alerts.get("main", record.serialno, rule.id)) as AlertRecord;
+  await alerts.markPublished(stored, "m-1", FIRED_AT_MS);
+  return (await alerts.get("main", record.serialno, rule.id)) as AlertRecord;
+}
+
+describe("scheduling escalations after publishing", () => {
+  it("sends level 1 once, delayed by the policy: a replay of the poll finds it marked", async () => {
+    const alerts = new FakeAlertRecords();
+    const queue = new FakeJobQueue();
+    const deps = { alerts, escalationQueue: queue, now: () => FIRED_AT_MS + 5000 };
+    const record = await publishedRecord(alerts, { after: "10m", levels: 2 });
+    await scheduleEscalations([record], deps);
+    await scheduleEscalations(await alerts.all(), deps);
+    expect(queue.sent.map((message) => message.delaySeconds)).toEqual([595]);
+    expect(queue.jobs()).toEqual([
+      {
+        version: 1,
+        alertId: record.alertId,
+        account: "main",
+        serialno: record.serialno.toString(),
+        ruleId: "crash",
+        level: 1,
+        afterSeconds: 600,
+        firedAtMs: FIRED_AT_MS,
+      },
+    ]);
+  });
+
+  it("sends nothing without an escalation queue, or for an alert whose rule does not escalate", async () => {
+    const alerts = new FakeAlertRecords();
+    const queue = new FakeJobQueue();
+    await scheduleEscalations([await publishedRecord(alerts, { after: "10m", levels: 1 })], {
+      alerts,
+      now: () => FIRED_AT_MS,
+    });
+    await scheduleEscalations([await publishedRecord(new FakeAlertRecords())], {
+      alerts,
+      escalationQueue: queue,
+      now: () => FIRED_AT_MS,
+    });
+    expect(queue.sent).toEqual([]);
+    expect(alerts.all()[0]?.escalationQueuedAt).toBeUndefined();
+  });
+});
+
+describe("the escalation message", () => {
+  it("keeps the subject and SMS within their limits, whatever the names", () => {
+    for (const [vehicleid, drivername] of AWKWARD_NAMES) {
+      const alert = buildAlertMessage(context({ device: fleetDevice({ vehicleid, drivername }) }));
+      const message = escalationMessage(alert, { level: 3, levels: 3, unacknowledgedSeconds: 5400 });
+      expect(message.subject.length).toBeLessThanOrEqual(99);
+      expect(message.subject).toMatch(/^Not acknowledged after 1 h 30 min \(escalation level 3 of 3\): /);
+      expect(message.sms.length).toBeLessThanOrEqual(160);
+      expect(message.sms).toMatch(/^Not acknowledged after 1 h 30 min \(level 3\/3\): /);
+      expect(
+        message.email.startsWith("Not acknowledged after 1 h 30 min (escalation level 3 of 3).\n\n"),
+      ).toBe(true);
+      expect(JSON.parse(message.default).escalation).toEqual({
+        level: 3,
+        levels: 3,
+        unacknowledgedSeconds: 5400,
+      });
+      expect(message.attributes.kind?.StringValue).toBe("escalation");
+      expect(message.attributes.escalation_level?.StringValue).toBe("3");
+    }
+  });
+});
