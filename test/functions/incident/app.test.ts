@@ -25,16 +25,17 @@ function setUp() {
   world.addIncident(ALERT_A.alertId, storedIncident(), "https://packs.example/claim-a.zip");
   world.addIncident(ALERT_B.alertId, storedIncident({ evidence: { status: "pending" }, escalations: [] }));
   const app = createIncidentApp(world.deps);
+  // What a browser sends from the page (an empty value leaves a header out).
   const acknowledge = (token: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
     app.request(`/i/${token}/ack`, {
       method: "POST",
       body: new URLSearchParams(fields),
-      headers: {
+      headers: Object.entries({
         "content-type": "application/x-www-form-urlencoded",
         origin: ORIGIN,
         "sec-fetch-site": "same-origin",
         ...headers,
-      },
+      }).filter(([, value]) => value !== ""),
     });
   return { world, app, tokenA, tokenB, viewOnly, grantA, viewGrant, acknowledge };
 }
@@ -120,7 +121,7 @@ describe("the incident page", () => {
       expect(policy).toContain("default-src 'none'");
       expect(policy).toMatch(/style-src 'sha256-[A-Za-z0-9+/]+={0,2}'/);
       expect(policy).toContain("img-src 'self' data:");
-      expect(policy).toContain(`media-src ${MEDIA_ORIGIN}`);
+      expect(policy).toContain(`media-src 'self' ${MEDIA_ORIGIN}`);
       expect(policy).toContain("form-action 'self'");
       expect(policy).toContain("frame-ancestors 'none'");
       expect(policy).toContain("base-uri 'none'");
@@ -215,6 +216,19 @@ describe("acknowledging", () => {
     expect(world.accesses.map((access) => access.action)).toEqual(["acknowledge", "acknowledge", "view"]);
   });
 
+  it("accepts what browsers send from the page under no-referrer (Origin null, Sec-Fetch-Site same-origin) and what a non-browser client sends", async () => {
+    const { acknowledge, world, tokenA, grantA } = setUp();
+    const proof = formProof("test-form-secret", grantA.tokenId);
+    const fromPage = await acknowledge(tokenA, { name: "Olga", proof }, { origin: "null" });
+    const fromScript = await acknowledge(
+      tokenA,
+      { name: "Bot", proof },
+      { origin: "", "sec-fetch-site": "" },
+    );
+    expect([fromPage.status, fromScript.status]).toEqual([303, 303]);
+    expect([...world.acknowledged.values()].map((ack) => ack.by)).toEqual(["Olga"]);
+  });
+
   it("a view link shows no form and cannot acknowledge, even with its own form proof", async () => {
     const { app, acknowledge, world, viewOnly, viewGrant } = setUp();
     expect(await (await app.request(`/i/${viewOnly}`)).text()).not.toContain("<form");
@@ -230,8 +244,12 @@ describe("acknowledging", () => {
     const { acknowledge, world, tokenA, grantA } = setUp();
     const proof = formProof("test-form-secret", grantA.tokenId);
     const refused = [
-      await acknowledge(tokenA, { name: "Eve", proof }, { origin: "https://evil.example" }),
-      await acknowledge(tokenA, { name: "Eve", proof }, { origin: "null" }),
+      await acknowledge(
+        tokenA,
+        { name: "Eve", proof },
+        { origin: "https://evil.example", "sec-fetch-site": "" },
+      ),
+      await acknowledge(tokenA, { name: "Eve", proof }, { origin: "null", "sec-fetch-site": "" }),
       await acknowledge(tokenA, { name: "Eve", proof }, { "sec-fetch-site": "cross-site" }),
       await acknowledge(tokenA, { name: "Eve", proof }, { "sec-fetch-site": "same-site" }),
       await acknowledge(tokenA, { name: "Eve" }),

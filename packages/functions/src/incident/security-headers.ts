@@ -3,7 +3,8 @@ import { PAGE_STYLE_HASH } from "./page-style.js";
 
 /**
  * No script at all; the page's one `<style>` by hash; the maps and charts are inline SVG (`data:`
- * for any image they may hold); clips only from the presigned S3 origin; the form posts only here.
+ * for any image they may hold); clips from the app's clip route ('self') and the presigned S3
+ * origin it redirects to (a redirect is checked against the policy too); the form posts only here.
  * `form-action`, `frame-ancestors` and `base-uri` do not fall back to `default-src`, so they are
  * named.
  */
@@ -12,7 +13,7 @@ export function contentSecurityPolicy(mediaOrigin: string): string {
     "default-src 'none'",
     `style-src ${PAGE_STYLE_HASH}`,
     "img-src 'self' data:",
-    `media-src ${mediaOrigin}`,
+    `media-src 'self' ${mediaOrigin}`,
     "form-action 'self'",
     "frame-ancestors 'none'",
     "base-uri 'none'",
