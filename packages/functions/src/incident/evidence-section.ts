@@ -1,0 +1,36 @@
+import { escapeHtml, rangeInBothZones } from "@fleet-alerts/core/evidence/report";
+import type { incidentPaths } from "./incident-paths.js";
+import type { Incident, IncidentClip } from "./ports.js";
+
+/** Evidence status; once stored, each clip as a player through the app (which presigns it) with its SHA-256, and the claim pack. */
+export function evidenceSection(incident: Incident, paths: ReturnType<typeof incidentPaths>): string {
+  const { evidence } = incident;
+  let body: string;
+  switch (evidence.status) {
+    case "pending":
+      body = `<p>Evidence: <strong>pending</strong>. The video is being fetched from the vehicle; open this link again later.</p>`;
+      break;
+    case "unavailable":
+      body = `<p>Evidence: <strong>unavailable</strong>. ${escapeHtml(evidence.reason)}</p>`;
+      break;
+    case "stored":
+      body = `<p>Evidence: <strong>stored</strong>. Each file's SHA-256 is the one recorded when it was stored.</p>
+${evidence.clips.map((clip, index) => clipFigure(clip, paths.clip(index), incident.fleetTimeZone)).join("\n")}
+<p><a href="${escapeHtml(paths.pack)}">Download the claim pack</a> (the evidence with its custody record, for an insurer).</p>`;
+      break;
+  }
+  return `<section id="evidence">
+<h2>Video</h2>
+${body}
+</section>`;
+}
+
+function clipFigure(clip: IncidentClip, source: string, timeZone: string): string {
+  const range = rangeInBothZones(clip.startMs, clip.endMs, timeZone);
+  const part = clip.part > 0 ? `, part ${clip.part + 1}` : "";
+  return `<figure class="clip">
+<video controls preload="metadata" src="${escapeHtml(source)}"></video>
+<figcaption><strong>Channel ${clip.channel}${part}</strong> · ${escapeHtml(range.utc)} · ${escapeHtml(range.fleet)}<br>
+SHA-256 <code class="digest">${escapeHtml(clip.sha256)}</code> · ${clip.bytes} bytes</figcaption>
+</figure>`;
+}
