@@ -1,8 +1,10 @@
 import type { StackContext } from "sst/constructs";
 import { loadRulesFile } from "../packages/core/src/rules/load.js";
 import { buildAlerting } from "./alerting.js";
+import { buildEscalation } from "./escalation.js";
 import { buildEvidence } from "./evidence.js";
 import { buildFunctionBase } from "./functions.js";
+import { buildIncidentApi, buildIncidentFunction } from "./incident.js";
 import { suppressNagFindings } from "./nag.js";
 import { buildObservability } from "./observability.js";
 import { buildPolling } from "./polling.js";
@@ -11,10 +13,10 @@ import { loadStageConfig } from "./stage-config.js";
 import { buildStorage } from "./storage.js";
 
 /**
- * The whole pipeline of one stage: table, topics, queues, buckets, functions, schedule, alarms and
- * dashboard. Grants are explicit and named (no SST `bind` of tables or buckets: it grants
- * `dynamodb:*` and `s3:*`); only the device-cloud secrets are bound, which grants exactly their
- * two SSM parameters.
+ * The whole pipeline of one stage: table, topics, queues, buckets, functions, schedule, the incident
+ * pages' HTTP API, alarms and dashboard. Grants are explicit and named (no SST `bind` of tables or buckets: it grants
+ * `dynamodb:*` and `s3:*`); only secrets are bound (the device-cloud ones, the incident form's),
+ * which grants exactly their SSM parameters.
  *
  * Every builder creates its constructs directly in the stack, under the IDs they have always had:
  * a construct moved into a new scope would get a new logical ID, and CloudFormation would replace
@@ -28,11 +30,18 @@ export async function Pipeline({ stack, app }: StackContext) {
   const storage = buildStorage(stack, config);
   const alerting = buildAlerting(stack, config);
   const queues = buildQueues(stack);
-  const base = buildFunctionBase(stack, config, storage, alerting, queues);
+  const incidentApi = buildIncidentApi(stack, config);
+  const base = buildFunctionBase(stack, config, storage, alerting, queues, incidentApi.publicBaseUrl);
   const { poller, confirm } = buildPolling(stack, config, base, storage, alerting, queues);
   const evidence = buildEvidence(stack, config, base, storage, alerting, queues);
+  const incident = buildIncidentFunction(stack, config, base, storage, incidentApi);
+  const { escalationTopic, escalate } = buildEscalation(stack, config, base, storage, alerting, queues);
 
-  suppressNagFindings(stack, { functions: [poller, confirm, evidence], evidence }, storage);
+  suppressNagFindings(
+    stack,
+    { functions: [poller, confirm, evidence, incident, escalate], evidence, incident, incidentApi },
+    storage,
+  );
   buildObservability(stack, {
     config,
     dashboardName: `${app.name}-${stack.stage}`,
@@ -49,6 +58,10 @@ export async function Pipeline({ stack, app }: StackContext) {
     OpsTopicArn: alerting.opsTopic.topicArn,
     EvidenceBucket: storage.evidenceBucket.bucketName,
     EvidenceQueueUrl: queues.evidenceQueue.queueUrl,
+    EscalationTopicArn: escalationTopic.topicArn,
+    IncidentBaseUrl: incidentApi.publicBaseUrl,
+    // The DNS record of the custom domain points here (a CNAME or an alias).
+    ...(incidentApi.domain && { IncidentDomainTarget: incidentApi.domain.regionalDomainName }),
   });
   return {
     table: storage.table,
@@ -57,10 +70,15 @@ export async function Pipeline({ stack, app }: StackContext) {
     evidenceQueue: queues.evidenceQueue,
     evidenceDlq: queues.evidenceDlq,
     confirmQueue: queues.confirmQueue,
+    escalationQueue: queues.escalationQueue,
+    escalationTopic,
+    incidentApi: incidentApi.api,
     evidenceBucket: storage.evidenceBucket,
     stagingBucket: storage.stagingBucket,
     poller,
     confirm,
     evidence,
+    incident,
+    escalate,
   };
 }

@@ -29,6 +29,9 @@ export const FUNCTION_DEFAULTS = {
  */
 export const EVIDENCE_TIMEOUT = Duration.seconds(LAMBDA_MAX_TIMEOUT_SECONDS);
 
+/** The escalate function's Lambda deadline: a few item reads, one write and one publish per job. */
+export const ESCALATE_TIMEOUT = Duration.seconds(30);
+
 function packageVersion(): string {
   return (JSON.parse(readFileSync("package.json", "utf8")) as { version: string }).version;
 }
@@ -47,7 +50,9 @@ export function buildFunctionBase(
   config: StageConfig,
   { table }: Pick<Storage, "table">,
   { alertsTopic }: Pick<Alerting, "alertsTopic">,
-  queues: Pick<Queues, "evidenceQueue" | "confirmQueue">,
+  queues: Pick<Queues, "evidenceQueue" | "confirmQueue" | "escalationQueue">,
+  /** The base of incident links (infra/incident.ts): what the alerts' links point at. */
+  publicBaseUrl: string,
 ): FunctionBase {
   // Read at run time from SSM, never written into the template: `npx sst secrets set NAME VALUE`.
   const secrets = Config.Secret.create(
@@ -63,6 +68,10 @@ export function buildFunctionBase(
       ALERTS_TOPIC_ARN: alertsTopic.topicArn,
       EVIDENCE_QUEUE_URL: queues.evidenceQueue.queueUrl,
       CONFIRM_QUEUE_URL: queues.confirmQueue.queueUrl,
+      ESCALATION_QUEUE_URL: queues.escalationQueue.queueUrl,
+      // Every message about an alert carries a link to its incident page, made to expire.
+      PUBLIC_BASE_URL: publicBaseUrl,
+      SHARE_LINK_HOURS: String(config.shareLinkHours),
       // No DEVICE_CLOUD_ACCOUNTS: the handlers make account "main" from the bound secrets at start,
       // with these settings.
       ...(config.rulesFile && { RULES_FILE: "rules.json" }),
@@ -92,6 +101,11 @@ export function pipelineFunction(stack: Stack, id: string, base: FunctionBase, p
 }
 
 /** Grants named actions on named resources: least privilege, never a wildcard. */
-export function allow(fn: SstFunction, actions: string[], resources: string[]) {
-  fn.addToRolePolicy(new iam.PolicyStatement({ actions, resources }));
+export function allow(
+  fn: SstFunction,
+  actions: string[],
+  resources: string[],
+  conditions?: Record<string, Record<string, string[]>>,
+) {
+  fn.addToRolePolicy(new iam.PolicyStatement({ actions, resources, ...(conditions && { conditions }) }));
 }

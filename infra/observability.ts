@@ -22,7 +22,7 @@ export interface Observed {
   opsTopic: sns.Topic;
   poller: SstFunction;
   evidence: SstFunction;
-  queues: Pick<Queues, "evidenceQueue" | "evidenceDlq" | "confirmDlq">;
+  queues: Pick<Queues, "evidenceQueue" | "evidenceDlq" | "confirmDlq" | "escalationDlq">;
 }
 
 /** Alarms to the ops topic, and one dashboard of the pipeline. */
@@ -68,6 +68,14 @@ export function buildObservability(
     evaluationPeriods: 1,
     comparisonOperator: above,
     alarmDescription: "Offline confirmations failed for good.",
+  });
+  alarm("EscalationDlqNotEmpty", {
+    metric: queues.escalationDlq.metricApproximateNumberOfMessagesVisible(),
+    threshold: 1,
+    evaluationPeriods: 1,
+    comparisonOperator: above,
+    alarmDescription:
+      "Escalations failed for good: an unacknowledged alert may not have reached its next level.",
   });
   alarm("EvidenceFailures", {
     metric: evidence.metricErrors({ period: Duration.minutes(5) }),
@@ -121,6 +129,7 @@ export function buildObservability(
             queues.evidenceQueue.metricApproximateNumberOfMessagesVisible(),
             queues.evidenceDlq.metricApproximateNumberOfMessagesVisible(),
             queues.confirmDlq.metricApproximateNumberOfMessagesVisible(),
+            queues.escalationDlq.metricApproximateNumberOfMessagesVisible(),
           ],
         }),
       ],

@@ -31,7 +31,11 @@ export function buildPolling(
   base: FunctionBase,
   { table }: Pick<Storage, "table">,
   alerting: Alerting,
-  { evidenceQueue, confirmQueue }: Pick<Queues, "evidenceQueue" | "confirmQueue">,
+  {
+    evidenceQueue,
+    confirmQueue,
+    escalationQueue,
+  }: Pick<Queues, "evidenceQueue" | "confirmQueue" | "escalationQueue">,
 ): Polling {
   const poller = pipelineFunction(stack, "Poller", base, {
     ...base.rulesCopy,
@@ -64,7 +68,9 @@ export function buildPolling(
   // ---- least privilege: named actions on named resources ----
   allow(poller, POLLER_ITEM_ACTIONS, [table.tableArn]);
   grantPublishAlerts(poller, alerting);
-  allow(poller, ["sqs:SendMessage"], [evidenceQueue.queueArn, confirmQueue.queueArn]);
+  // Both publish alerts, so both schedule the escalation of those that escalate.
+  const sendTo = [evidenceQueue.queueArn, confirmQueue.queueArn, escalationQueue.queueArn];
+  allow(poller, ["sqs:SendMessage"], sendTo);
 
   allow(
     confirm,
@@ -72,6 +78,6 @@ export function buildPolling(
     [table.tableArn],
   );
   grantPublishAlerts(confirm, alerting);
-  allow(confirm, ["sqs:SendMessage"], [evidenceQueue.queueArn, confirmQueue.queueArn]);
+  allow(confirm, ["sqs:SendMessage"], sendTo);
   return { poller, confirm };
 }

@@ -20,6 +20,23 @@ import { timeZoneSchema } from "../packages/core/src/config/time-zone.js";
 import { speedUnitSchema } from "../packages/core/src/context/speed-unit.js";
 import { severitySchema } from "../packages/core/src/rules/schema.js";
 
+const e164 = z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an E.164 number like +4915112345678");
+
+/** An https URL with no credentials, query or fragment: links are made by appending `/i/<token>`. */
+const publicBaseUrlSchema = z
+  .url({ protocol: /^https$/, error: "must be an https URL" })
+  .refine((text) => {
+    const url = new URL(text);
+    return !url.username && !url.password && !url.search && !url.hash;
+  }, "must not carry credentials, a query or a fragment")
+  .transform((text) => text.replace(/\/+$/, ""));
+
+/** One escalation level: who hears of an alert nobody acknowledged at the level before. */
+const escalationLevelSchema = z.strictObject({
+  emails: z.array(z.email()).default([]),
+  sms: z.array(e164).default([]),
+});
+
 /**
  * What an ops team sets per stage, in `infra/stages/<stage>.json` (absent: the defaults). Checked
  * at synth time: an invalid file fails `npm run synth` and `sst deploy` before anything is built.
@@ -32,9 +49,7 @@ export const stageConfigSchema = z
     production: z.boolean().default(false),
     alertEmails: z.array(z.email()).default([]),
     /** E.164 phone numbers for SMS alerts. */
-    smsNumbers: z
-      .array(z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an E.164 number like +4915112345678"))
-      .default([]),
+    smsNumbers: z.array(e164).default([]),
     /** SMS only for these severities (SMS costs money and wakes people). */
     smsSeverities: z.array(severitySchema).min(1).default(["critical"]),
     /** Alarms go here. */
@@ -65,6 +80,30 @@ export const stageConfigSchema = z
     /** An RFC 3161 Time-Stamp Authority that stamps every claim pack; none: packs are not stamped. */
     timestampAuthorityUrl: tsaUrlSchema.optional(),
     timestampTimeoutMs: tsaTimeoutMsSchema.default(DEFAULT_TSA_TIMEOUT_MS),
+    /** The base of incident links; absent: the custom domain, else the HTTP API's own endpoint. */
+    publicBaseUrl: publicBaseUrlSchema.optional(),
+    /** The incident API's custom domain, with an ACM certificate of the stack's region. */
+    customDomain: z
+      .strictObject({
+        domainName: z.hostname(),
+        certificateArn: z.string().regex(/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[\w-]+$/),
+      })
+      .optional(),
+    /** Links in alert emails, SMS and evidence notices expire after this many hours. */
+    shareLinkHours: z.number().int().min(1).max(720).default(72),
+    /** The longest expiry `fleet-alerts share create --expires` may give an outsider's link. */
+    shareMaxDays: z.number().int().min(1).max(365).default(30),
+    /** Escalation levels 1 to 3, in order; level N hears of an alert unacknowledged at level N-1. */
+    escalation: z
+      .strictObject({ levels: z.array(escalationLevelSchema).max(3).default([]) })
+      .default({ levels: [] }),
+    /** The incident API's default-stage throttle: steady requests per second and burst. */
+    incidentThrottle: z
+      .strictObject({
+        rateLimit: z.number().int().min(1).max(10_000).default(20),
+        burstLimit: z.number().int().min(1).max(5_000).default(40),
+      })
+      .default({ rateLimit: 20, burstLimit: 40 }),
   })
   .refine((config) => pollerTimeoutSeconds(config) <= LAMBDA_MAX_TIMEOUT_SECONDS, {
     path: ["scheduleMinutes"],

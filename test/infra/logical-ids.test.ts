@@ -17,10 +17,19 @@ const STATEFUL: Record<string, string> = {
   EvidenceDlqEEE84C34: "AWS::SQS::Queue",
   ConfirmQueueC79AE864: "AWS::SQS::Queue",
   ConfirmDlq6EDE907E: "AWS::SQS::Queue",
+  EscalationTopic8FD7D57B: "AWS::SNS::Topic",
+  EscalationQueueF7DFA5C3: "AWS::SQS::Queue",
+  EscalationDlq7017CC9C: "AWS::SQS::Queue",
+  // A replaced HTTP API gets a new endpoint: every link already sent would stop working (stages
+  // without a publicBaseUrl or custom domain link to the endpoint).
+  IncidentApi8F91C5F3: "AWS::ApiGatewayV2::Api",
   // The functions' logs: a replaced log group loses its month of history.
   PollerLogsC4401B8A: "AWS::Logs::LogGroup",
   ConfirmLogs0147B153: "AWS::Logs::LogGroup",
   EvidenceLogsBDF5B71B: "AWS::Logs::LogGroup",
+  IncidentLogsD8F0453D: "AWS::Logs::LogGroup",
+  EscalateLogs5F348EAE: "AWS::Logs::LogGroup",
+  IncidentApiAccessLogs6B7281D0: "AWS::Logs::LogGroup",
 };
 const STATEFUL_TYPES = new Set(Object.values(STATEFUL));
 

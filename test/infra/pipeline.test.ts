@@ -56,7 +56,7 @@ describe("data and messaging", () => {
     });
   });
 
-  it("encrypts both topics with a rotating key CloudWatch may use, and refuses plain HTTP", () => {
+  it("encrypts every topic with a rotating key CloudWatch may use, and refuses plain HTTP", () => {
     const key = logicalId("AWS::KMS::Key", /^TopicKey/);
     template.hasResourceProperties("AWS::KMS::Key", { EnableKeyRotation: true });
     template.hasResourceProperties("AWS::KMS::Key", {
@@ -95,7 +95,7 @@ describe("data and messaging", () => {
 
   it("encrypts every queue, enforces SSL, and gives the work queues dead-letter queues", () => {
     const queues = ofType("AWS::SQS::Queue");
-    expect(queues).toHaveLength(4);
+    expect(queues).toHaveLength(6); // evidence, confirm, escalation, each with its DLQ
     for (const [, queue] of queues) expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
     for (const [, policy] of ofType("AWS::SQS::QueuePolicy"))
       expect(JSON.stringify(policy.Properties)).toContain('"aws:SecureTransport":"false"');
@@ -286,7 +286,7 @@ describe("least privilege", () => {
       { actions: ["kms:GenerateDataKey", "kms:Decrypt"], resource: key(), effect: "Allow" },
       {
         actions: ["sqs:SendMessage"],
-        resource: [queueArn(/^EvidenceQueue/), queueArn(/^ConfirmQueue/)],
+        resource: [queueArn(/^EvidenceQueue/), queueArn(/^ConfirmQueue/), queueArn(/^EscalationQueue/)],
         effect: "Allow",
       },
     ]);
@@ -304,7 +304,7 @@ describe("least privilege", () => {
       { actions: ["kms:GenerateDataKey", "kms:Decrypt"], resource: key(), effect: "Allow" },
       {
         actions: ["sqs:SendMessage"],
-        resource: [queueArn(/^EvidenceQueue/), queueArn(/^ConfirmQueue/)],
+        resource: [queueArn(/^EvidenceQueue/), queueArn(/^ConfirmQueue/), queueArn(/^EscalationQueue/)],
         effect: "Allow",
       },
     ]);
@@ -351,6 +351,7 @@ describe("alarms and dashboard", () => {
     expect(alarms.map(([id]) => id.replace(/[0-9A-F]{8}$/, "")).sort()).toEqual([
       "ConfirmDlqNotEmpty",
       "CursorLag",
+      "EscalationDlqNotEmpty",
       "EvidenceDlqNotEmpty",
       "EvidenceFailures",
       "PollerErrors",

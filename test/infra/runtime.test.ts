@@ -25,7 +25,13 @@ function appDefaultRuntime(): string | undefined {
 describe("the Lambda runtime", () => {
   it("is set once, as the app's default, and every function of ours deploys with it", () => {
     const functions = app.node.findAll().filter((node) => node instanceof SstFunction);
-    expect(functions.map((fn) => fn.node.id).sort()).toEqual(["Confirm", "Evidence", "Poller"]);
+    expect(functions.map((fn) => fn.node.id).sort()).toEqual([
+      "Confirm",
+      "Escalate",
+      "Evidence",
+      "Incident",
+      "Poller",
+    ]);
     const runtimes = functions.map((fn) => {
       const id = Stack.of(fn).getLogicalId(fn.node.defaultChild as CfnFunction);
       return resources[id]?.Properties.Runtime;

@@ -108,6 +108,46 @@ describe("a stage file refuses what the functions refuse", () => {
   });
 });
 
+describe("the incident pages and escalation", () => {
+  it("defaults to 72-hour links, a 30-day cap, no escalation levels and a 20/40 throttle", async () => {
+    expect(loadStageConfig("absent", root)).toMatchObject({
+      shareLinkHours: 72,
+      shareMaxDays: 30,
+      escalation: { levels: [] },
+      incidentThrottle: { rateLimit: 20, burstLimit: 40 },
+    });
+    expect(loadStageConfig("absent", root).publicBaseUrl).toBeUndefined();
+  });
+
+  it("refuses a base URL that is not plain https, links over 30 days, and a fourth level", async () => {
+    expect(await stageError({ publicBaseUrl: "http://alerts.example.com" })).toContain(
+      "publicBaseUrl: must be an https URL",
+    );
+    expect(await stageError({ publicBaseUrl: "https://alerts.example.com/?a=1" })).toContain(
+      "publicBaseUrl: must not carry credentials, a query or a fragment",
+    );
+    expect(await stageError({ shareLinkHours: 721 })).toContain("shareLinkHours:");
+    const level = { emails: ["ops@example.com"] };
+    expect(await stageError({ escalation: { levels: [level, level, level, level] } })).toContain(
+      "escalation.levels:",
+    );
+    expect(await stageError({ escalation: { levels: [{ sms: ["0151"] }] } })).toContain(
+      "escalation.levels.0.sms.0: must be an E.164 number",
+    );
+    expect(
+      await stageError({ customDomain: { domainName: "alerts.example.com", certificateArn: "cert" } }),
+    ).toContain("customDomain.certificateArn:");
+  });
+
+  it("drops a trailing slash from the base URL, so links never have two", async () => {
+    await writeFile(
+      join(root, "infra", "stages", "slash.json"),
+      JSON.stringify({ publicBaseUrl: "https://alerts.example.com/fleet/" }),
+    );
+    expect(loadStageConfig("slash", root).publicBaseUrl).toBe("https://alerts.example.com/fleet");
+  });
+});
+
 describe("npm run synth", () => {
   it("fails on a stage value the function would refuse, with the function's message", async () => {
     const stage = "badruntime";

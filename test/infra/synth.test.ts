@@ -9,5 +9,13 @@ describe("offline synthesis", () => {
     const stack = assembly.getStackByName("test-fleet-alerts-Pipeline");
     const template = Template.fromJSON(stack.template as Record<string, unknown>);
     template.hasOutput("Stage", { Value: "test" });
+    // A stage without a base URL or custom domain: links point at the HTTP API's own endpoint, and
+    // the default throttle applies.
+    const [apiId] = Object.keys(template.findResources("AWS::ApiGatewayV2::Api"));
+    template.hasOutput("IncidentBaseUrl", { Value: { "Fn::GetAtt": [apiId, "ApiEndpoint"] } });
+    template.resourceCountIs("AWS::ApiGatewayV2::DomainName", 0);
+    template.hasResourceProperties("AWS::ApiGatewayV2::Stage", {
+      DefaultRouteSettings: { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
+    });
   });
 });

@@ -12,3 +12,6 @@ export const EVIDENCE_MAX_RECEIVES = 5;
 
 /** The Offline-confirmation queue's maxReceiveCount. */
 export const CONFIRM_MAX_RECEIVES = 5;
+
+/** The escalation queue's maxReceiveCount. */
+export const ESCALATION_MAX_RECEIVES = 5;
