@@ -24,7 +24,7 @@ async function escalationsSent(atLeast: number) {
   const messages = await harness.sentEscalations(atLeast);
   return messages
     .map((message) => ({
-      level: Number(message.attributes.escalation_level?.value),
+      level: Number(message.attributes.level?.value),
       subject: message.subject,
     }))
     .sort((a, b) => a.level - b.level);

@@ -81,7 +81,7 @@ describe("the escalation message", () => {
         unacknowledgedSeconds: 5400,
       });
       expect(message.attributes.kind?.StringValue).toBe("escalation");
-      expect(message.attributes.escalation_level?.StringValue).toBe("3");
+      expect(message.attributes.level?.StringValue).toBe("3");
     }
   });
 });

@@ -14,8 +14,9 @@ export interface EscalationStep {
 
 /**
  * The alert's own message, re-sent to the escalation topic: every body says first that nobody
- * acknowledged it, for how long, and which level this is. The `escalation_level` attribute lets
- * each level's people subscribe to their level alone (ops to 1, supervisors to 2).
+ * acknowledged it, for how long, and which level this is. The String attribute `level` is what the
+ * escalation topic's subscription filter policies match (infra/escalation.ts): each level's people
+ * get their level alone (ops 1, supervisors 2).
  */
 export function escalationMessage(alert: AlertMessage, step: EscalationStep): AlertMessage {
   const waited = formatDuration(step.unacknowledgedSeconds);
@@ -32,7 +33,7 @@ export function escalationMessage(alert: AlertMessage, step: EscalationStep): Al
     default: JSON.stringify({ ...body, escalation: { ...step } }),
     attributes: {
       ...alert.attributes,
-      ...stringAttributes({ kind: "escalation", escalation_level: String(step.level) }),
+      ...stringAttributes({ kind: "escalation", level: String(step.level) }),
     },
   };
 }

@@ -19,7 +19,7 @@ const MAX_DECISION_ROUNDS = 4;
 
 export interface EscalationDependencies {
   escalations: Escalations;
-  /** The escalation topic: each level's people subscribe with a filter on `escalation_level`. */
+  /** The escalation topic: each level's people subscribe with a filter on `level`. */
   escalationPublisher: AlertPublisher;
   escalationQueue: JobQueue;
   observer: Observer;
@@ -41,7 +41,7 @@ export type EscalationOutcome = "waiting" | "escalated" | "cancelled" | "already
  * then it sends itself again for later rather than send beside a delivery that may still be
  * working. The one duplicate left: a crash after the topic accepted the message and before it was
  * marked sent (milliseconds) sends that level again; subscribers can deduplicate on `alert_id` and
- * `escalation_level`. Standard SNS topics have no deduplication, and email and SMS need one.
+ * `level`. Standard SNS topics have no deduplication, and email and SMS need one.
  */
 export async function runEscalation(
   job: EscalationJob,
