@@ -50,6 +50,17 @@ export function publishPollMetrics(summary: PollSummary, runMs: number): void {
 }
 
 /**
+ * One level sent to the escalation topic, as the metric `Escalations` with an `account` dimension:
+ * a rise means alerts going unacknowledged. Published at once (a single metric), as jobs of one
+ * batch run side by side and may belong to different accounts.
+ */
+export function publishEscalationMetric(account: string): void {
+  const single = metrics.singleMetric();
+  single.addDimension("account", account);
+  single.addMetric("Escalations", MetricUnit.Count, 1);
+}
+
+/**
  * In Lambda, each observation is one structured log line named by its type, with ids and
  * decisions only: the subscriber body of a published alert (driver, position) is personal data
  * and never logged.

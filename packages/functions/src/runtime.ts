@@ -94,6 +94,9 @@ export async function buildRuntime(
     publisher: new SnsAlertPublisher(new SNSClient(awsClientConfig(env, "SNS")), config.ALERTS_TOPIC_ARN),
     evidenceQueue: new SqsSender(sqs, config.EVIDENCE_QUEUE_URL),
     confirmQueue: new SqsSender(sqs, config.CONFIRM_QUEUE_URL, undefined, overrides.timeScale),
+    ...(config.ESCALATION_QUEUE_URL && {
+      escalationQueue: new SqsSender(sqs, config.ESCALATION_QUEUE_URL, undefined, overrides.timeScale),
+    }),
     logger: log,
     observer: overrides.observer ?? logObserver(log),
     now: overrides.now ?? Date.now,

@@ -66,6 +66,8 @@ export const pollerEnvSchema = z.object({
   ALERTS_TOPIC_ARN: z.string().startsWith("arn:", "must be an ARN"),
   EVIDENCE_QUEUE_URL: z.url(),
   CONFIRM_QUEUE_URL: z.url(),
+  /** Unset: escalation is not set up, and no alert's escalation is scheduled. */
+  ESCALATION_QUEUE_URL: z.url().optional(),
   DEVICE_CLOUD_ACCOUNTS: jsonEnv(accountsSchema),
   FLEET_TIME_ZONE: timeZoneSchema.default("UTC"),
   POLL_EVERY_SECONDS: fromEnvString(pollEverySecondsSchema).optional(),
@@ -73,6 +75,15 @@ export const pollerEnvSchema = z.object({
   DEADLINE_MARGIN_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
 });
 export type PollerConfig = z.output<typeof pollerEnvSchema>;
+
+/** What the escalate function reads from its environment: no device cloud, no alerts topic. */
+export const escalateEnvSchema = z.object({
+  TABLE_NAME: z.string().min(1),
+  ESCALATION_TOPIC_ARN: z.string().startsWith("arn:", "must be an ARN"),
+  /** Its own queue: the next level's job, and the rest of a wait beyond SQS's 15-minute delay. */
+  ESCALATION_QUEUE_URL: z.url(),
+});
+export type EscalateConfig = z.output<typeof escalateEnvSchema>;
 
 /** What the evidence function reads from its environment. */
 export const evidenceEnvSchema = z.object({
