@@ -46,11 +46,14 @@ export interface Emulators {
   tableName: string;
   /** The alerts topic. */
   topicArn: string;
+  /** Escalated alerts; each message's `level` attribute says to which level's people. */
+  escalationTopicArn: string;
   /**
    * Queue URLs. evidence redrives to evidenceDlq after EVIDENCE_MAX_RECEIVES receives, as deployed;
-   * inbox is subscribed to the topic unless `subscribeInbox` is false.
+   * inbox is subscribed to the topic unless `subscribeInbox` is false; escalation holds the delayed
+   * escalation jobs.
    */
-  queues: { evidence: string; evidenceDlq: string; confirm: string; inbox: string };
+  queues: { evidence: string; evidenceDlq: string; confirm: string; escalation: string; inbox: string };
   /** The evidence bucket (created; reach it path-style). */
   bucket: string;
   /** Where the evidence function stages and verifies clips before copying them into `bucket`. */
@@ -59,9 +62,13 @@ export interface Emulators {
   env(): Record<string, string>;
   /** Receives (and deletes) everything now in the inbox queue, waiting up to waitMs for at least `atLeast`. */
   readInbox(options?: ReadOptions): Promise<InboxMessage[]>;
-  /** Subscribes a new queue to the topic (with a filter policy if given); returns its URL and a reader. */
+  /**
+   * Subscribes a new queue to a topic (the alerts topic unless named), with a filter policy if
+   * given; returns its URL and a reader.
+   */
   subscribeQueue(
     filterPolicy?: Record<string, unknown>,
+    topic?: string,
   ): Promise<{ url: string; read: Emulators["readInbox"] }>;
   /** Requests the servers have served so far, by "<service> <operation>" (S3: by HTTP method). */
   requestCounts(): Promise<Record<string, number>>;
@@ -107,6 +114,10 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
       new CreateTopicCommand({ Name: "fleet-alerts-test-alerts" }),
     );
     if (!topicArn) throw new Error("CreateTopic returned no TopicArn");
+    const { TopicArn: escalationTopicArn } = await sns.send(
+      new CreateTopicCommand({ Name: "fleet-alerts-test-escalation" }),
+    );
+    if (!escalationTopicArn) throw new Error("CreateTopic returned no TopicArn");
 
     const queueArn = async (url: string) => {
       const { Attributes } = await sqs.send(
@@ -125,10 +136,10 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
     // Not raw delivery, as in production: the queue gets the SNS JSON envelope, whose
     // MessageAttributes carry the publisher's attributes. (fauxqs, unlike AWS, needs no queue policy
     // allowing sns.amazonaws.com to send.)
-    const subscribe = async (url: string, filterPolicy?: Record<string, unknown>) => {
+    const subscribe = async (url: string, filterPolicy?: Record<string, unknown>, topic = topicArn) => {
       await sns.send(
         new SubscribeCommand({
-          TopicArn: topicArn,
+          TopicArn: topic,
           Protocol: "sqs",
           Endpoint: await queueArn(url),
           Attributes: filterPolicy && { FilterPolicy: JSON.stringify(filterPolicy) },
@@ -144,6 +155,7 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
       }),
     });
     const confirm = await createQueue("confirm");
+    const escalation = await createQueue("escalation");
     const inbox = await createQueue("inbox");
     if (options.subscribeInbox !== false) await subscribe(inbox);
 
@@ -158,7 +170,7 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
       sqs: servers.fauxqs,
       s3: servers.fauxqs,
     };
-    const queues = { evidence, evidenceDlq, confirm, inbox };
+    const queues = { evidence, evidenceDlq, confirm, escalation, inbox };
     return {
       region: REGION,
       credentials: { ...CREDENTIALS },
@@ -166,6 +178,7 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
       clients: { dynamodb, documents, sns, sqs, s3 },
       tableName,
       topicArn,
+      escalationTopicArn,
       queues,
       bucket,
       stagingBucket,
@@ -182,14 +195,16 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
         ALERTS_TOPIC_ARN: topicArn,
         EVIDENCE_QUEUE_URL: evidence,
         CONFIRM_QUEUE_URL: confirm,
+        ESCALATION_TOPIC_ARN: escalationTopicArn,
+        ESCALATION_QUEUE_URL: escalation,
         EVIDENCE_BUCKET: bucket,
         EVIDENCE_STAGING_BUCKET: stagingBucket,
       }),
       readInbox: (readOptions) => readQueue(sqs, inbox, readOptions),
-      subscribeQueue: async (filterPolicy) => {
+      subscribeQueue: async (filterPolicy, topic) => {
         subscribed += 1;
         const url = await createQueue(`subscriber-${subscribed}`);
-        await subscribe(url, filterPolicy);
+        await subscribe(url, filterPolicy, topic);
         return { url, read: (readOptions) => readQueue(sqs, url, readOptions) };
       },
       requestCounts: servers.requestCounts,

@@ -1,5 +1,3 @@
-import { CreateTopicCommand, SubscribeCommand } from "@aws-sdk/client-sns";
-import { CreateQueueCommand, GetQueueAttributesCommand } from "@aws-sdk/client-sqs";
 import type { Observation, ObservationOf, ObservationType } from "@fleet-alerts/core";
 import { AlertStore, deliverAlerts, newAlertRecord, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
 import {
@@ -13,7 +11,6 @@ import {
 } from "@fleet-alerts/core/escalation";
 import type { JobQueue, QueueMessage } from "@fleet-alerts/core/queue";
 import { parseRules, type Rule } from "@fleet-alerts/core/rules";
-import { readQueue } from "../../../packages/local/src/notifications.js";
 import { startEmulators } from "../../support/emulators.js";
 import { FakeJobQueue } from "../../support/fakes/queue.js";
 import { eventAt, fleetDevice, INCIDENT_AT_EVENT } from "../alerts/fixtures.js";
@@ -68,23 +65,20 @@ export class VirtualQueue implements JobQueue {
 /** The emulators with an escalation topic (and a queue subscribed to it), the stores, a clock. */
 export async function startEscalationHarness() {
   const emulators = await startEmulators();
-  const { sns, sqs, documents } = emulators.clients;
+  const { sns, documents } = emulators.clients;
   const table = { documents, tableName: emulators.tableName };
-  const { TopicArn } = await sns.send(new CreateTopicCommand({ Name: "fleet-alerts-test-escalation" }));
-  const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: "escalation-subscriber" }));
-  const { Attributes } = await sqs.send(
-    new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ["QueueArn"] }),
-  );
-  await sns.send(new SubscribeCommand({ TopicArn, Protocol: "sqs", Endpoint: Attributes?.QueueArn }));
+  const subscriber = await emulators.subscribeQueue(undefined, emulators.escalationTopicArn);
   return {
     emulators,
     alerts: new AlertStore(table),
     escalations: new EscalationStore(table),
     acknowledgements: new AcknowledgementStore(table),
-    escalationPublisher: new SnsAlertPublisher(sns, TopicArn as string, { attempts: 1, delayMs: 1 }),
+    escalationPublisher: new SnsAlertPublisher(sns, emulators.escalationTopicArn, {
+      attempts: 1,
+      delayMs: 1,
+    }),
     /** What the escalation topic's subscribers got (read and deleted). */
-    sentEscalations: (atLeast = 0) =>
-      readQueue(sqs, QueueUrl as string, { atLeast, waitMs: atLeast ? 3000 : 300 }),
+    sentEscalations: (atLeast = 0) => subscriber.read({ atLeast, waitMs: atLeast ? 3000 : 300 }),
   };
 }
 export type EscalationHarness = Awaited<ReturnType<typeof startEscalationHarness>>;
