@@ -15,7 +15,8 @@ import { sqsEvent } from "./sqs-event.js";
 // A Lambda context is not needed by the handlers beyond this.
 export const CONTEXT = { getRemainingTimeInMillis: () => 30_000 } as Context;
 
-async function receive(sqs: SQSClient, queueUrl: string): Promise<Message[]> {
+/** One receive as an event source mapping does it: up to ten messages, waiting a second for any. */
+export async function receive(sqs: SQSClient, queueUrl: string): Promise<Message[]> {
   const { Messages } = await sqs.send(
     new ReceiveMessageCommand({
       QueueUrl: queueUrl,
