@@ -113,6 +113,7 @@ describe("the local mode's views", () => {
     expect(summaryLine(totals)).toBe(
       "Summary: 9 events read, 1 alerts, 1 suppressed, 0 stale, 0 rejected, 0 failed; " +
         "Offline 2 scheduled, 1 confirmed, 1 suppressed, 0 cancelled; " +
+        "0 acknowledged, 0 levels escalated, 0 cancelled by an acknowledgement; " +
         "evidence 1 stored, 0 unavailable, 0 failed, 0 pending; 1 problems.",
     );
     expect(humanView(summary, totals, "").print).toBe(summaryLine(totals));
@@ -168,6 +169,36 @@ describe("the local mode's views", () => {
       position: { lat: 52.51234, lng: 13.4, source: "track" },
       speedKmh: 87.6,
     });
+  });
+
+  it("shows an acknowledgement, an escalation and a cancelled level in a line each, and passes them through --json", () => {
+    const crash = alertIds("1009", "crash");
+    const acknowledged: LocalLine = {
+      type: "alert-acknowledged",
+      ...crash,
+      at: "2026-11-23T09:12:00.000Z",
+      tokenId: "tok-1",
+    };
+    const escalated: LocalLine = {
+      type: "alert-escalated",
+      ...crash,
+      level: 1,
+      levels: 2,
+      unacknowledgedSeconds: 600,
+    };
+    const cancelled: LocalLine = { type: "escalation-cancelled", ...crash, level: 2, reason: "acknowledged" };
+    expect([acknowledged, escalated, cancelled].map((line) => humanView(line, totals, "t").print)).toEqual([
+      "t acknowledged crash #1009 device 0011778082 at 2026-11-23T09:12:00.000Z (link tok-1)",
+      "t ESCALATED crash #1009 device 0011778082 to level 1 of 2: not acknowledged after 10 min",
+      "t escalation-cancelled crash #1009 device 0011778082: level 2 not sent (acknowledged)",
+    ]);
+    for (const line of [acknowledged, escalated, cancelled]) {
+      expect(JSON.parse(jsonLine(line) as string)).toEqual(line);
+    }
+    const counted = [acknowledged, escalated, cancelled].reduce(tally, emptyTotals());
+    expect(summaryLine(counted)).toContain(
+      "1 acknowledged, 1 levels escalated, 1 cancelled by an acknowledgement;",
+    );
   });
 
   it("says when a device's GPS history could not place its alerts", () => {

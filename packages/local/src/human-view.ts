@@ -3,6 +3,7 @@
  * kept up to date from the same totals the `--json` summary carries.
  */
 import type { Observation, ObservationOf } from "@fleet-alerts/core";
+import { formatDuration } from "@fleet-alerts/core/rules";
 import type { LocalLine, LocalTotals } from "./report.js";
 
 /** What to print for a line: lines to keep, and/or the status line to show in place. */
@@ -22,7 +23,7 @@ export function humanView(line: LocalLine, totals: LocalTotals, time: string): H
           line.simulated
             ? `fleet-alerts, locally: ${line.devices} simulated devices at ${line.speed}x (simulator ${line.deviceCloud}), AWS emulated on 127.0.0.1.`
             : `fleet-alerts, locally: the device cloud at ${line.deviceCloud} (read-only), AWS emulated on 127.0.0.1.`,
-          `Alerts, suppressions, Offline checks and stored evidence appear below; evidence is copied to ${line.evidenceDir}. Ctrl-C stops.`,
+          `Alerts, suppressions, Offline checks, acknowledgements, escalations and stored evidence appear below; evidence is copied to ${line.evidenceDir}. Ctrl-C stops.`,
         ].join("\n"),
       };
     case "problem":
@@ -75,6 +76,12 @@ function observationText(observation: Exclude<Observation, { type: "poll-summary
       return `evidence waiting ${about(observation)}: retry ${observation.attempt} in ${observation.retryInSeconds} s`;
     case "evidence-unavailable":
       return `evidence unavailable ${about(observation)}`;
+    case "alert-acknowledged":
+      return `acknowledged ${about(observation)} at ${observation.at}${observation.tokenId ? ` (link ${observation.tokenId})` : ""}`;
+    case "alert-escalated":
+      return `ESCALATED ${about(observation)} to level ${observation.level} of ${observation.levels}: not acknowledged after ${formatDuration(observation.unacknowledgedSeconds)}`;
+    case "escalation-cancelled":
+      return `escalation-cancelled ${about(observation)}: level ${observation.level} not sent (${observation.reason})`;
     case "gps-history-unavailable":
       return `gps history unavailable for device ${observation.deviceid} (${observation.reason}): ${observation.alerts} alert(s) use the next best position`;
     default:
@@ -113,6 +120,7 @@ export function summaryLine(totals: LocalTotals): string {
   return [
     `Summary: ${totals.eventsRead} events read, ${count["alert-published"]} alerts, ${count["alert-suppressed"]} suppressed, ${count["alert-stale"]} stale, ${count["event-rejected"]} rejected, ${count["alert-failed"]} failed;`,
     `Offline ${count["offline-scheduled"]} scheduled, ${count["offline-confirmed"]} confirmed, ${count["offline-suppressed"]} suppressed, ${count["offline-cancelled"]} cancelled;`,
+    `${count["alert-acknowledged"]} acknowledged, ${count["alert-escalated"]} levels escalated, ${count["escalation-cancelled"]} cancelled by an acknowledgement;`,
     `evidence ${count["evidence-stored"]} stored, ${count["evidence-unavailable"]} unavailable, ${count["evidence-failed"]} failed, ${totals.evidencePending} pending;`,
     `${totals.problems} problems.`,
   ].join(" ");

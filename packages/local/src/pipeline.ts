@@ -1,12 +1,13 @@
 /**
  * The whole pipeline on this machine: the device-cloud simulator (or a real device cloud),
- * dynalite and fauxqs, and the real poll, confirm and evidence handlers, with SQS delivering to
+ * dynalite and fauxqs, and the real poll, confirm, evidence and escalate handlers, with SQS delivering to
  * them as Lambda's event source mappings would. What the live view and `--json` show comes from
  * what the handlers observed; stored evidence is also copied to `evidenceDir`.
  */
 import { join } from "node:path";
 import type { Observer, StructuredLogger } from "@fleet-alerts/core";
 import { createConfirmHandler } from "@fleet-alerts/functions/confirm";
+import { createEscalateHandler } from "@fleet-alerts/functions/escalate";
 import { createEvidenceHandler } from "@fleet-alerts/functions/evidence";
 import { createPollHandler } from "@fleet-alerts/functions/poll";
 import { type EventCoordinates, type Simulator, start as startSimulator } from "@fleet-alerts/simulator";
@@ -120,6 +121,7 @@ export async function startLocalPipeline(
   const poll = createPollHandler(env, overrides);
   const confirm = createConfirmHandler(env, overrides);
   const evidence = createEvidenceHandler(env, overrides);
+  const escalate = createEscalateHandler(env, overrides);
   const { sqs } = emulators.clients;
   const loops = runLoops(
     [
@@ -127,6 +129,7 @@ export async function startLocalPipeline(
       every(options.pollEverySeconds * 1000, () => poll({}, CONTEXT)),
       () => deliver(sqs, emulators.queues.confirm, confirm),
       () => deliver(sqs, emulators.queues.evidence, evidence),
+      () => deliver(sqs, emulators.queues.escalation, escalate),
     ],
     (error) => problem(error.message),
   );
