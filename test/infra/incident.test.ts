@@ -1,6 +1,8 @@
 import { Template } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
+import { ESCALATE_TIMEOUT } from "../../infra/functions.js";
 import { synthesize } from "../../infra/synth.js";
+import { ESCALATION_CLAIM_LEASE_MS } from "../../packages/core/src/escalation/run.js";
 
 // Issue 15's infrastructure, on the "example" stage (infra/stages/example.json sets every option:
 // base URL, custom domain, link hours, two escalation levels, throttle). cdk-nag over the whole
@@ -182,6 +184,8 @@ describe("escalation", () => {
 
   it("works the queue ten jobs at a time with partial batch responses", () => {
     expect(fn(/^Escalate/)).toMatchObject({ MemorySize: 256, Timeout: 30 });
+    // A live claim must never be taken over: the function ends long before its lease runs out.
+    expect(ESCALATE_TIMEOUT.toMilliseconds() * 2).toBeLessThan(ESCALATION_CLAIM_LEASE_MS);
     expect(fn(/^Escalate/).Environment.Variables).toMatchObject({ ESCALATION_TOPIC_ARN: topic() });
     template.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
       FunctionName: { Ref: logicalId("AWS::Lambda::Function", /^Escalate/) },
