@@ -2,7 +2,7 @@ import { Duration, type Stack } from "aws-cdk-lib";
 import * as events from "aws-cdk-lib/aws-events";
 import * as targets from "aws-cdk-lib/aws-events-targets";
 import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
-import type { Function as SstFunction } from "sst/constructs";
+import { Config, type Function as SstFunction } from "sst/constructs";
 import { type Alerting, grantPublishAlerts } from "./alerting.js";
 import { allow, type FunctionBase, pipelineFunction } from "./functions.js";
 import type { Queues } from "./queues.js";
@@ -37,8 +37,14 @@ export function buildPolling(
     escalationQueue,
   }: Pick<Queues, "evidenceQueue" | "confirmQueue" | "escalationQueue">,
 ): Polling {
+  // Derives each alert's link token from its id (packages/core/src/share/token.ts), so no token is
+  // stored: `npx sst secrets set SHARE_LINK_SECRET <32+ random characters>`. Only the two functions
+  // that publish alerts read it.
+  const linkSecret = new Config.Secret(stack, "SHARE_LINK_SECRET");
+  const bind = [...(base.common.bind ?? []), linkSecret];
   const poller = pipelineFunction(stack, "Poller", base, {
     ...base.rulesCopy,
+    bind,
     handler: "packages/functions/src/poll.handler",
     timeout: pollerTimeoutSeconds(config),
     memorySize: 512,
@@ -58,6 +64,7 @@ export function buildPolling(
 
   const confirm = pipelineFunction(stack, "Confirm", base, {
     ...base.rulesCopy,
+    bind,
     handler: "packages/functions/src/confirm.handler",
     timeout: 60,
     memorySize: 256,

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod";
+import { publicBaseUrlProblem } from "../packages/core/src/alerts/incident-link.js";
 import { LAMBDA_MAX_TIMEOUT_SECONDS } from "../packages/core/src/aws-limits.js";
 import {
   DEFAULT_EVIDENCE_GIVE_UP_HOURS,
@@ -29,7 +30,11 @@ const publicBaseUrlSchema = z
     const url = new URL(text);
     return !url.username && !url.password && !url.search && !url.hash;
   }, "must not carry credentials, a query or a fragment")
-  .transform((text) => text.replace(/\/+$/, ""));
+  .transform((text) => text.replace(/\/+$/, ""))
+  // What the poller would refuse at start (an SMS must hold the link and its text).
+  .refine((text) => publicBaseUrlProblem(text) === undefined, {
+    error: (issue) => publicBaseUrlProblem(String(issue.input)),
+  });
 
 /** One escalation level: who hears of an alert nobody acknowledged at the level before. */
 const escalationLevelSchema = z.strictObject({

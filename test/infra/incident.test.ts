@@ -103,6 +103,21 @@ describe("the incident API", () => {
   });
 });
 
+describe("the alert link secret", () => {
+  it("is read from SSM by the poller and the Offline confirmation alone", () => {
+    for (const id of [/^Poller/, /^Confirm/]) {
+      expect(fn(id).Environment.Variables).toMatchObject({
+        SST_Secret_value_SHARE_LINK_SECRET: "__FETCH_FROM_SSM__",
+      });
+      const role = new RegExp(`^${id.source.slice(1)}ServiceRoleDefaultPolicy`);
+      const ssm = statementsOf(role).filter(({ actions }) => actions.includes("ssm:GetParameters"));
+      expect(JSON.stringify(ssm.map(({ resource }) => resource))).toMatch(/Secret\/SHARE_LINK_SECRET\/value/);
+    }
+    for (const id of [/^Evidence/, /^Escalate/, /^Incident/])
+      expect(fn(id).Environment.Variables).not.toHaveProperty("SST_Secret_value_SHARE_LINK_SECRET");
+  });
+});
+
 describe("the incident function", () => {
   it("has 256 MB, 10 s and exactly its environment, with the form secret read from SSM", () => {
     expect(fn(/^Incident/)).toMatchObject({ MemorySize: 256, Timeout: 10 });

@@ -250,13 +250,17 @@ describe("least privilege", () => {
   const objects = (pattern: RegExp) => ({
     "Fn::Join": ["", [arn(logicalId("AWS::S3::Bucket", pattern)), "/evidence/*"]],
   });
-  const withoutSecrets = (pattern: RegExp) => {
+  // The three device-cloud secrets, each exactly its two parameter ARNs; the functions that
+  // publish alerts also the link secret.
+  const withoutSecrets = (pattern: RegExp, { linkSecret = true } = {}) => {
     const statements = statementsOf(pattern);
     const ssm = statements.filter((statement) => statement.actions.includes("ssm:GetParameters"));
-    expect(ssm).toHaveLength(3); // the three secrets, each exactly its two parameter ARNs
+    expect(ssm).toHaveLength(linkSecret ? 4 : 3);
     for (const statement of ssm) {
       expect(statement.resource).toHaveLength(2);
-      expect(JSON.stringify(statement.resource)).toMatch(/Secret\/DEVICE_CLOUD_[A-Z_]+\/value/);
+      expect(JSON.stringify(statement.resource)).toMatch(
+        /Secret\/(DEVICE_CLOUD_[A-Z_]+|SHARE_LINK_SECRET)\/value/,
+      );
     }
     return statements.filter((statement) => !statement.actions.includes("ssm:GetParameters"));
   };
@@ -311,7 +315,7 @@ describe("least privilege", () => {
   });
 
   it("gives the evidence function object actions on the evidence prefix only", () => {
-    expect(withoutSecrets(/^EvidenceServiceRoleDefaultPolicy/)).toEqual([
+    expect(withoutSecrets(/^EvidenceServiceRoleDefaultPolicy/, { linkSecret: false })).toEqual([
       { actions: consume, resource: queueArn(/^EvidenceQueue/), effect: "Allow" },
       { actions: ["dynamodb:GetItem", "dynamodb:UpdateItem"], resource: table(), effect: "Allow" },
       { actions: ["sns:Publish"], resource: topic(), effect: "Allow" },

@@ -127,6 +127,9 @@ describe("the incident pages and escalation", () => {
       "publicBaseUrl: must not carry credentials, a query or a fragment",
     );
     expect(await stageError({ shareLinkHours: 721 })).toContain("shareLinkHours:");
+    expect(await stageError({ publicBaseUrl: `https://${"a".repeat(60)}.example` })).toContain(
+      "publicBaseUrl: must be at most 62 characters",
+    );
     const level = { emails: ["ops@example.com"] };
     expect(await stageError({ escalation: { levels: [level, level, level, level] } })).toContain(
       "escalation.levels:",

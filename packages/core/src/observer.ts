@@ -35,6 +35,8 @@ export const observationSchema = z.discriminatedUnion("type", [
     /** The JSON body that subscribers get, and the SMS: personal data, never logged in Lambda. */
     body: alertBodySchema,
     sms: z.string(),
+    /** The incident page's URL (it holds the token): never logged in Lambda either. */
+    link: z.string().optional(),
   }),
   z.object({ type: z.literal("alert-failed"), ...alertIds, reason: z.string() }),
   z.object({ type: z.literal("alert-suppressed"), ...eventIds, suppressedSoFar: z.number() }),

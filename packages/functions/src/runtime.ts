@@ -3,7 +3,7 @@ import { SNSClient } from "@aws-sdk/client-sns";
 import { SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { Observer, StructuredLogger } from "@fleet-alerts/core";
-import { AlertStore, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
+import { AlertLinks, AlertStore, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
 import {
   type AccountConfig,
   ConfigError,
@@ -18,6 +18,7 @@ import { OfflineCheckStore } from "@fleet-alerts/core/offline";
 import { type AccountPoller, RejectedEventStore, RuleStateStore } from "@fleet-alerts/core/poller";
 import { SqsSender } from "@fleet-alerts/core/queue";
 import { DEFAULT_RULES, loadRulesFile } from "@fleet-alerts/core/rules";
+import { ShareStore } from "@fleet-alerts/core/share";
 import type { TableRef } from "@fleet-alerts/core/store";
 import { logger, logObserver } from "./observability.js";
 
@@ -100,6 +101,14 @@ export async function buildRuntime(
     logger: log,
     observer: overrides.observer ?? logObserver(log),
     now: overrides.now ?? Date.now,
+    ...(config.PUBLIC_BASE_URL &&
+      config.SHARE_LINK_SECRET && {
+        alertLinks: new AlertLinks(new ShareStore(table), {
+          baseUrl: config.PUBLIC_BASE_URL,
+          secret: config.SHARE_LINK_SECRET,
+          lifetimeMs: config.SHARE_LINK_HOURS * 3_600_000,
+        }),
+      }),
   };
   const clients = deviceCloudClients(config.DEVICE_CLOUD_ACCOUNTS, env, log);
   const pollers = await Promise.all(
@@ -110,6 +119,7 @@ export async function buildRuntime(
         fleetTimeZone: config.FLEET_TIME_ZONE,
         gps: { speedUnit: account.gpsSpeedUnit, budgetMs: account.gpsLookupBudgetMs },
         ...(account.startSerialno !== undefined && { startSerialno: account.startSerialno }),
+        ...(config.PUBLIC_BASE_URL && { linkBaseUrl: config.PUBLIC_BASE_URL }),
       },
       deps: { ...shared, client: clients.get(account.id) as DeviceCloudClient },
     })),

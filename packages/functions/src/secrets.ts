@@ -7,13 +7,16 @@ export interface DeviceCloudSecrets {
   DEVICE_CLOUD_BASE_URL: string;
   DEVICE_CLOUD_USERNAME: string;
   DEVICE_CLOUD_PASSWORD: string;
+  /** Only for the functions bound to it (those that publish alerts: infra/polling.ts). */
+  SHARE_LINK_SECRET?: string;
 }
 
-const SECRET_NAMES = [
+const DEVICE_CLOUD_SECRET_NAMES = [
   "DEVICE_CLOUD_BASE_URL",
   "DEVICE_CLOUD_USERNAME",
   "DEVICE_CLOUD_PASSWORD",
 ] as const satisfies readonly (keyof DeviceCloudSecrets)[];
+type SecretName = (typeof DEVICE_CLOUD_SECRET_NAMES)[number] | "SHARE_LINK_SECRET";
 
 /**
  * Reads the bound secrets from SSM where SST v2 keeps them: the stage's own value at
@@ -37,11 +40,16 @@ export async function loadSstSecrets(
     );
     return new Map(Parameters.map((parameter) => [parameter.Name, parameter.Value]));
   };
+  // SST marks each secret bound to the function in its environment; an unbound one may not be read.
+  const names: SecretName[] = [
+    ...DEVICE_CLOUD_SECRET_NAMES,
+    ...(env.SST_Secret_value_SHARE_LINK_SECRET === undefined ? [] : ["SHARE_LINK_SECRET" as const]),
+  ];
   try {
-    const own = await read(SECRET_NAMES.map(stagePath));
-    const unset = SECRET_NAMES.filter((name) => !own.get(stagePath(name)));
+    const own = await read(names.map(stagePath));
+    const unset = names.filter((name) => !own.get(stagePath(name)));
     const fallback = unset.length > 0 ? await read(unset.map(fallbackPath)) : new Map<string, string>();
-    const value = (name: (typeof SECRET_NAMES)[number]) => {
+    const value = (name: SecretName) => {
       const found = own.get(stagePath(name)) ?? fallback.get(fallbackPath(name));
       if (!found)
         throw new Error(
@@ -53,6 +61,7 @@ export async function loadSstSecrets(
       DEVICE_CLOUD_BASE_URL: value("DEVICE_CLOUD_BASE_URL"),
       DEVICE_CLOUD_USERNAME: value("DEVICE_CLOUD_USERNAME"),
       DEVICE_CLOUD_PASSWORD: value("DEVICE_CLOUD_PASSWORD"),
+      ...(names.includes("SHARE_LINK_SECRET") && { SHARE_LINK_SECRET: value("SHARE_LINK_SECRET") }),
     };
   } finally {
     ssm.destroy(); // read once per cold start: no socket is kept
@@ -84,5 +93,6 @@ export async function withSecrets(
     ...env,
     DEVICE_CLOUD_ACCOUNTS: JSON.stringify([account]),
     DEVICE_CLOUD_PASSWORD: secrets.DEVICE_CLOUD_PASSWORD,
+    ...(secrets.SHARE_LINK_SECRET && { SHARE_LINK_SECRET: secrets.SHARE_LINK_SECRET }),
   };
 }

@@ -100,7 +100,7 @@ function alertText(alert: ObservationOf<"alert-published">): string {
     ? `${position.lat.toFixed(4)},${position.lng.toFixed(4)} (${position.source})`
     : "position unknown";
   const speed = speedKmh === null ? "speed unknown" : `${Math.round(speedKmh)} km/h`;
-  return `ALERT [${alert.severity}] ${alert.rule} #${alert.serialno} ${vehicleid || "unknown vehicle"} (${drivername || "no driver"}) at ${place}, ${speed}\n         SMS: ${alert.sms}`;
+  return `ALERT [${alert.severity}] ${alert.rule} #${alert.serialno} ${vehicleid || "unknown vehicle"} (${drivername || "no driver"}) at ${place}, ${speed}\n         SMS: ${alert.sms}${alert.link ? `\n         Link: ${alert.link}` : ""}`;
 }
 
 /** Short enough for a narrow terminal: suppressed counts repeats and Offline alerts alike. */

@@ -4,6 +4,7 @@
  * them as Lambda's event source mappings would. What the live view and `--json` show comes from
  * what the handlers observed; stored evidence is also copied to `evidenceDir`.
  */
+import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { Observer, StructuredLogger } from "@fleet-alerts/core";
 import { createConfirmHandler } from "@fleet-alerts/functions/confirm";
@@ -78,6 +79,9 @@ export async function startLocalPipeline(
     FLEET_TIME_ZONE: options.fleetTimeZone,
     EVIDENCE_GIVE_UP_HOURS: "1",
     CLAIM_SOURCE_ORGANIZATION: "fleet-alerts local mode",
+    // One run's alert links: they open this run's incident pages, and no later run's. Used only
+    // once PUBLIC_BASE_URL is set (the local incident app's address).
+    SHARE_LINK_SECRET: randomBytes(32).toString("base64url"),
   };
 
   const problem = (message: string) => report({ type: "problem", message });

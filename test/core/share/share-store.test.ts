@@ -1,6 +1,12 @@
 import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { alertIdOf } from "@fleet-alerts/core/alerts";
-import { InvalidAlertIdError, type NewShareGrant, newShareToken, ShareStore } from "@fleet-alerts/core/share";
+import {
+  derivedShareToken,
+  InvalidAlertIdError,
+  type NewShareGrant,
+  newShareToken,
+  ShareStore,
+} from "@fleet-alerts/core/share";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Emulators, startEmulators } from "../../support/emulators.js";
 
@@ -146,4 +152,28 @@ describe("ShareStore", () => {
     }
     expect(found).toBe(0);
   }, 60_000);
+
+  it("writes a given token's grant once: a repeat returns the first grant and changes nothing", async () => {
+    const grant = grantFor(4000n, { scope: "view+ack", createdBy: "alert" });
+    const { token, tokenId } = derivedShareToken("secret", grant.alertId);
+    const first = await shares.createWithToken(grant, token, NOW);
+    expect(first).toEqual({ token, tokenId, expiresAtMs: grant.expiresAtMs });
+    const again = await shares.createWithToken(
+      { ...grant, expiresAtMs: NOW + 9 * DAY_MS },
+      token,
+      NOW + DAY_MS,
+    );
+    expect(again).toEqual(first);
+    expect(await shares.list(grant.alertId, NOW)).toHaveLength(1);
+    expect((await shares.resolve(token, NOW))?.expiresAtMs).toBe(grant.expiresAtMs);
+    expect(await tableText()).not.toContain(token);
+  });
+
+  it("refuses a given token already granted on another alert, and one not shaped like a token", async () => {
+    const { token } = derivedShareToken("secret", "main:4001:overspeed");
+    await shares.createWithToken(grantFor(4001n), token, NOW);
+    await expect(shares.createWithToken(grantFor(4002n), token, NOW)).rejects.toThrow(/taken by another/);
+    expect((await shares.resolve(token, NOW))?.alertId).toBe("main:4001:overspeed");
+    await expect(shares.createWithToken(grantFor(4003n), "short", NOW)).rejects.toThrow(/not a share token/);
+  });
 });

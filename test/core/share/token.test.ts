@@ -1,6 +1,7 @@
-import { createHash } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import { alertIdOf } from "@fleet-alerts/core/alerts";
 import {
+  derivedShareToken,
   InvalidAlertIdError,
   newShareToken,
   parseAlertId,
@@ -10,6 +11,18 @@ import {
 import { describe, expect, it } from "vitest";
 
 describe("share tokens", () => {
+  it("derived from an alert id are HMAC-SHA256 with the secret, first 16 bytes, same id same token", () => {
+    const { token, hash, tokenId } = derivedShareToken("s3cret", "main:1001:overspeed");
+    const expected = createHmac("sha256", "s3cret").update("main:1001:overspeed").digest().subarray(0, 16);
+    expect(Buffer.from(token, "base64url")).toEqual(expected);
+    expect(parseShareToken(token)).toBe(token);
+    expect(hash).toBe(createHash("sha256").update(token).digest("hex"));
+    expect(tokenId).toBe(hash.slice(0, 16));
+    expect(derivedShareToken("s3cret", "main:1001:overspeed").token).toBe(token);
+    expect(derivedShareToken("other", "main:1001:overspeed").token).not.toBe(token);
+    expect(derivedShareToken("s3cret", "main:1002:overspeed").token).not.toBe(token);
+  });
+
   it("are 22 base64url characters (128 bits), stored as their SHA-256, named by its first 16 hex digits", () => {
     const tokens = Array.from({ length: 200 }, () => newShareToken());
     for (const { token, hash, tokenId } of tokens) {

@@ -2,6 +2,9 @@ import type { EvidenceJob } from "../evidence/job.js";
 import type { StructuredLogger } from "../logging.js";
 import type { Observer } from "../observer.js";
 import type { JobQueue } from "../queue/ports.js";
+import type { AlertLinks } from "./alert-links.js";
+import { fillLink, hasLinkSlot } from "./incident-link.js";
+import type { AlertMessage } from "./message.js";
 import type { AlertPublisher, AlertRecords } from "./ports.js";
 import type { AlertRecord } from "./record.js";
 import { type AlertBody, alertBodySchema } from "./render/json.js";
@@ -12,6 +15,8 @@ export interface DeliveryDependencies {
   evidenceQueue: JobQueue;
   /** Where escalation jobs go; absent where escalation is not set up (nothing is scheduled). */
   escalationQueue?: JobQueue;
+  /** Grants the links of messages rendered with one; absent where PUBLIC_BASE_URL is not set. */
+  alertLinks?: AlertLinks;
   logger: StructuredLogger;
   observer: Observer;
   now: () => number;
@@ -31,10 +36,15 @@ export async function deliverAlerts(
   if (pending.length === 0) return [...records];
   const settled = new Map<string, AlertRecord>();
   const byId = new Map(pending.map((record) => [record.alertId, record]));
+  const outgoing = new Map(
+    await Promise.all(
+      pending.map(async (record) => [record.alertId, await outgoingOf(record, deps)] as const),
+    ),
+  );
   const outcomes = await deps.publisher.publish(
     pending.map((record) => ({
       alertId: record.alertId,
-      message: record.message as NonNullable<AlertRecord["message"]>,
+      message: (outgoing.get(record.alertId) as Outgoing).message,
     })),
   );
   let transient: string | undefined;
@@ -42,6 +52,7 @@ export async function deliverAlerts(
   await Promise.all(
     outcomes.map(async (outcome) => {
       const record = byId.get(outcome.alertId) as AlertRecord;
+      const sent = outgoing.get(outcome.alertId) as Outgoing;
       const ids = {
         account: record.account,
         alertId: record.alertId,
@@ -65,8 +76,9 @@ export async function deliverAlerts(
           ...ids,
           severity: record.severity,
           // Rendered by render/json.ts from the same schema: read back without a second validation.
-          body: JSON.parse(record.message?.default ?? "{}") as AlertBody,
-          sms: record.message?.sms ?? "",
+          body: JSON.parse(sent.message.default) as AlertBody,
+          sms: sent.message.sms,
+          ...(sent.link && { link: sent.link }),
         });
       } else if (outcome.permanent) {
         await deps.alerts.markFailed(record, outcome.reason);
@@ -81,6 +93,27 @@ export async function deliverAlerts(
   if (transient !== undefined)
     throw new Error(`SNS did not accept every alert; the next run retries: ${transient}`);
   return records.map((record) => settled.get(record.alertId) ?? record);
+}
+
+interface Outgoing {
+  message: AlertMessage;
+  link?: string;
+}
+
+/**
+ * The message as it goes out: a link rendered into it gets its token, and its grant, now (the
+ * record keeps the message with the slot: the token is never stored). Granted before publishing, so
+ * a received link always opens; a replay derives the same token and finds its grant.
+ */
+async function outgoingOf(record: AlertRecord, deps: DeliveryDependencies): Promise<Outgoing> {
+  const message = record.message as AlertMessage;
+  if (!hasLinkSlot(message)) return { message };
+  if (deps.alertLinks === undefined)
+    throw new Error(
+      `alert ${record.alertId} was rendered with a link, but no SHARE_LINK_SECRET is set to grant it`,
+    );
+  const link = await deps.alertLinks.grant(record, deps.now());
+  return { message: fillLink(message, link.token), link: link.url };
 }
 
 /** Sends the evidence job of each published alert that wants video and has none queued yet. */

@@ -6,6 +6,7 @@ import type { Rule, Severity } from "../rules/schema.js";
 import { singleLine } from "../text/alphabet.js";
 import { type FleetClock, fleetClock } from "../text/fleet-clock.js";
 import { nonEmpty } from "../text/words.js";
+import { type LinkTemplate, linkTemplate } from "./incident-link.js";
 
 export interface AlertContext {
   /** e.g. "main:1000123:overspeed" */
@@ -24,6 +25,8 @@ export interface AlertContext {
   fleetTimeZone: string;
   /** For an Offline alert sent only once the device had stayed offline this many minutes. */
   confirmedOfflineMinutes?: number;
+  /** Where incident links start (PUBLIC_BASE_URL); none: the messages carry no link. */
+  linkBaseUrl?: string;
 }
 
 /** The position at the event, with a map link. */
@@ -68,6 +71,8 @@ export interface AlertFacts {
   speedLimitKmh?: number;
   suppressedBefore: number;
   confirmedOfflineMinutes?: number;
+  /** The incident page's link, its token still a slot (see incident-link.ts). */
+  link?: LinkTemplate;
   asSent: {
     deviceid: string;
     eventtime: string;
@@ -111,6 +116,7 @@ export function gatherFacts(context: AlertContext): AlertFacts {
     speedLimitKmh: incident.speedLimitKmh,
     suppressedBefore: context.suppressedBefore,
     confirmedOfflineMinutes,
+    link: context.linkBaseUrl === undefined ? undefined : linkTemplate(context.linkBaseUrl),
     asSent: {
       deviceid: event.deviceid,
       eventtime: event.eventtime,

@@ -1,6 +1,8 @@
+export * from "./alert-links.js";
 export * from "./alert-store.js";
 export * from "./delivery.js";
 export { type AlertContext, type AlertFacts, type AlertPosition, gatherFacts } from "./facts.js";
+export * from "./incident-link.js";
 export { type AlertMessage, buildAlertMessage } from "./message.js";
 export * from "./new-record.js";
 export * from "./ports.js";

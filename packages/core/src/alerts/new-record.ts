@@ -20,6 +20,8 @@ interface AlertRecordBasis {
   fleetTimeZone: string;
   /** For an Offline alert sent once the device had stayed offline this many minutes. */
   confirmedOfflineMinutes?: number;
+  /** Where incident links start; none: the message carries no link. */
+  linkBaseUrl?: string;
 }
 
 /**
@@ -49,6 +51,7 @@ export function newAlertRecord(input: NewAlertRecordInput): NewAlertRecord {
         incident: input.incident,
         fleetTimeZone: input.fleetTimeZone,
         confirmedOfflineMinutes: input.confirmedOfflineMinutes,
+        linkBaseUrl: input.linkBaseUrl,
       }),
     }),
     ...(rule.evidence && { evidence: rule.evidence, event: eventAsReceived(event) }),

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { publicBaseUrlProblem } from "../alerts/incident-link.js";
 import { utcOffsetSchema } from "../devicecloud/playback.js";
 
 /**
@@ -54,3 +55,20 @@ export const tsaUrlSchema = z
 /** How long one request to the TSA may take; a failure is retried later, never blocking the bag. */
 export const tsaTimeoutMsSchema = z.number().int().min(100).max(60_000);
 export const DEFAULT_TSA_TIMEOUT_MS = 10_000;
+
+/**
+ * Where incident links start (no trailing slash): short enough, and in the SMS alphabet, for an
+ * alert's SMS to hold its link and its text in one segment. A longer one is refused here rather
+ * than send links cut short.
+ */
+export const linkBaseUrlSchema = z
+  .url({ protocol: /^https?$/ })
+  .transform((text) => text.replace(/\/+$/, ""))
+  .check((context) => {
+    const problem = publicBaseUrlProblem(context.value);
+    if (problem) context.issues.push({ code: "custom", message: problem, input: context.value });
+  });
+
+/** How long the link in an alert's messages works, in hours (at most 30 days). */
+export const shareLinkHoursSchema = z.number().int().min(1).max(720);
+export const DEFAULT_SHARE_LINK_HOURS = 72;

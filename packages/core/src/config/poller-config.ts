@@ -7,12 +7,15 @@ import { jsonEnv } from "./env.js";
 import {
   DEFAULT_EVIDENCE_GIVE_UP_HOURS,
   DEFAULT_GPS_LOOKUP_BUDGET_MS,
+  DEFAULT_SHARE_LINK_HOURS,
   DEFAULT_SOURCE_ORGANIZATION,
   DEFAULT_TSA_TIMEOUT_MS,
   evidenceGiveUpHoursSchema,
   fromEnvString,
   gpsLookupBudgetMsSchema,
+  linkBaseUrlSchema,
   pollEverySecondsSchema,
+  shareLinkHoursSchema,
   sourceOrganizationSchema,
   tsaTimeoutMsSchema,
   tsaUrlSchema,
@@ -61,19 +64,29 @@ export const accountsSchema = z
   );
 
 /** What the poller and the Offline confirmation read from their environment. */
-export const pollerEnvSchema = z.object({
-  TABLE_NAME: z.string().min(1),
-  ALERTS_TOPIC_ARN: z.string().startsWith("arn:", "must be an ARN"),
-  EVIDENCE_QUEUE_URL: z.url(),
-  CONFIRM_QUEUE_URL: z.url(),
-  /** Unset: escalation is not set up, and no alert's escalation is scheduled. */
-  ESCALATION_QUEUE_URL: z.url().optional(),
-  DEVICE_CLOUD_ACCOUNTS: jsonEnv(accountsSchema),
-  FLEET_TIME_ZONE: timeZoneSchema.default("UTC"),
-  POLL_EVERY_SECONDS: fromEnvString(pollEverySecondsSchema).optional(),
-  /** Stop this long before the Lambda deadline, so that the last checkpoint is written in time. */
-  DEADLINE_MARGIN_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
-});
+export const pollerEnvSchema = z
+  .object({
+    TABLE_NAME: z.string().min(1),
+    ALERTS_TOPIC_ARN: z.string().startsWith("arn:", "must be an ARN"),
+    EVIDENCE_QUEUE_URL: z.url(),
+    CONFIRM_QUEUE_URL: z.url(),
+    /** Unset: escalation is not set up, and no alert's escalation is scheduled. */
+    ESCALATION_QUEUE_URL: z.url().optional(),
+    DEVICE_CLOUD_ACCOUNTS: jsonEnv(accountsSchema),
+    FLEET_TIME_ZONE: timeZoneSchema.default("UTC"),
+    POLL_EVERY_SECONDS: fromEnvString(pollEverySecondsSchema).optional(),
+    /** Stop this long before the Lambda deadline, so that the last checkpoint is written in time. */
+    DEADLINE_MARGIN_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
+    /** Where incident links start; unset (older stages): alerts carry no link. */
+    PUBLIC_BASE_URL: linkBaseUrlSchema.optional(),
+    SHARE_LINK_HOURS: fromEnvString(shareLinkHoursSchema).default(DEFAULT_SHARE_LINK_HOURS),
+    /** Derives each alert's link token from its id (a secret: from SSM in a deployed stage). */
+    SHARE_LINK_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  })
+  .refine((env) => env.PUBLIC_BASE_URL === undefined || env.SHARE_LINK_SECRET !== undefined, {
+    path: ["SHARE_LINK_SECRET"],
+    message: "missing: PUBLIC_BASE_URL is set, and alert links need the secret",
+  });
 export type PollerConfig = z.output<typeof pollerEnvSchema>;
 
 /** What the escalate function reads from its environment: no device cloud, no alerts topic. */

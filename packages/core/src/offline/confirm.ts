@@ -27,6 +27,8 @@ export interface ConfirmSettings {
   fleetTimeZone: string;
   /** How the GPS history around the Offline event is looked up, for the alert's position. */
   gps: GpsLookupSettings;
+  /** Where incident links start (PUBLIC_BASE_URL); none: the alert carries no link. */
+  linkBaseUrl?: string;
 }
 
 export type ConfirmOutcome = "requeued" | "not-pending" | "back-online" | "alerted" | "suppressed";
@@ -103,6 +105,7 @@ export async function confirmOffline(
         incident: resolveIncidentContext({ event, rule, device, history }),
         fleetTimeZone: settings.fleetTimeZone,
         confirmedOfflineMinutes: rule.offlineForMinutes,
+        linkBaseUrl: settings.linkBaseUrl,
       }),
       deps.now(),
     );

@@ -39,6 +39,7 @@ export async function recordsOfChunk(
       suppressedBefore,
       device: fleet.get(event.deviceid),
       fleetTimeZone: settings.fleetTimeZone,
+      linkBaseUrl: settings.linkBaseUrl,
     };
     if (status === "stale") return newAlertRecord({ ...basis, status });
     const history = histories.get(event.deviceid) as GpsHistory;

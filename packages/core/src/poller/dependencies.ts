@@ -51,6 +51,8 @@ export interface AccountSettings {
   gps: GpsLookupSettings;
   /** Where a first run starts instead of the newest event. */
   startSerialno?: bigint;
+  /** Where incident links start (PUBLIC_BASE_URL); none: alerts carry no link. */
+  linkBaseUrl?: string;
 }
 
 /** One account's figures for one run: what the poll-summary observation reports. */

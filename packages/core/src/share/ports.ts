@@ -5,6 +5,8 @@ import type { CreatedShare, NewShareGrant } from "./share-store.js";
 /** Share links, as the incident page, the alert messages and the CLI use them. */
 export interface ShareLinks {
   create(grant: NewShareGrant, nowMs: number): Promise<CreatedShare>;
+  /** The grant of a given token, written once; a repeat returns it as first written. */
+  createWithToken(grant: NewShareGrant, token: string, nowMs: number): Promise<CreatedShare>;
   /** The grant of a live link; undefined alike for unknown, malformed, expired and revoked tokens. */
   resolve(token: string, nowMs: number): Promise<ShareGrant | undefined>;
   list(alertId: string, nowMs: number): Promise<ShareListing[]>;

@@ -12,7 +12,7 @@ import {
   shareListingSchema,
   shareLookupSchema,
 } from "./schemas.js";
-import { hashOfToken, newShareToken, parseShareToken, parseTokenId } from "./token.js";
+import { hashOfToken, type NewShareToken, newShareToken, parseShareToken, parseTokenId } from "./token.js";
 
 // A link's items stay a week past its expiry, then the table's TTL removes them: time enough to look
 // into a link someone reports as not working. TTL deletes lazily, so resolve checks expiry itself.
@@ -47,10 +47,39 @@ export class ShareStore implements ShareLinks {
   constructor(private readonly table: TableRef) {}
 
   async create(grant: NewShareGrant, nowMs: number): Promise<CreatedShare> {
+    const created = await this.#write(grant, newShareToken(), nowMs);
+    // Two of 2^64 token ids alike: not worth a retry loop, but never an overwrite.
+    if (created === undefined) throw new Error("share link id already taken; create the link again");
+    return created;
+  }
+
+  /**
+   * The grant of a token made elsewhere (an alert's own link, derived from its id), written once:
+   * a second call with the same token changes nothing and returns the grant as first written
+   * (its expiry), so a replayed publish may call it again. Throws if the token's id is taken by
+   * another alert's link.
+   */
+  async createWithToken(grant: NewShareGrant, token: string, nowMs: number): Promise<CreatedShare> {
+    if (parseShareToken(token) === undefined) throw new Error("not a share token");
+    const created = await this.#write(grant, { token, ...hashOfToken(token) }, nowMs);
+    if (created !== undefined) return created;
+    const { tokenId } = hashOfToken(token);
+    const item = await getItem(this.table, keys.share(tokenId), keys.shareSort);
+    const existing = item && shareLookupSchema.parse(item);
+    if (existing?.alertId !== grant.alertId || existing.hash !== hashOfToken(token).hash)
+      throw new Error(`share link id ${tokenId} is taken by another link`);
+    return { token, tokenId, expiresAtMs: existing.expiresAtMs };
+  }
+
+  /** Writes both items; undefined if the lookup item exists already (nothing of it overwritten). */
+  async #write(
+    grant: NewShareGrant,
+    { token, hash, tokenId }: NewShareToken,
+    nowMs: number,
+  ): Promise<CreatedShare | undefined> {
     // A grant listed under one alert must never open another.
     if (alertIdOf(grant.account, grant.serialno, grant.ruleId) !== grant.alertId)
       throw new InvalidAlertIdError(grant.alertId);
-    const { token, hash, tokenId } = newShareToken();
     const listing: ShareListing = {
       alertId: grant.alertId,
       tokenId,
@@ -61,7 +90,8 @@ export class ShareStore implements ShareLinks {
       revoked: false,
     };
     const expiresAt = Math.floor(grant.expiresAtMs / 1000) + KEEP_AFTER_EXPIRY_SECONDS;
-    // Listed first: a link is never live without showing in `share list`.
+    // Listed first: a link is never live without showing in `share list`. A listing left by an
+    // earlier attempt of the same token is its own: the key holds the alert and the token id.
     await this.#putNew(keys.account(grant.account), listingSort(grant, tokenId), { ...listing, expiresAt });
     const lookup = {
       ...listing,
@@ -71,7 +101,7 @@ export class ShareStore implements ShareLinks {
       hash,
       expiresAt,
     };
-    await this.#putNew(keys.share(tokenId), keys.shareSort, lookup);
+    if (!(await this.#putNew(keys.share(tokenId), keys.shareSort, lookup))) return undefined;
     return { token, tokenId, expiresAtMs: grant.expiresAtMs };
   }
 
@@ -131,7 +161,8 @@ export class ShareStore implements ShareLinks {
     return lookupRevoked || listingRevoked;
   }
 
-  #putNew(pk: string, sk: string, fields: Record<string, unknown>): Promise<void> {
+  /** True if written; false if the item exists (it is left as it is). */
+  #putNew(pk: string, sk: string, fields: Record<string, unknown>): Promise<boolean> {
     return conditionally(() =>
       this.table.documents.send(
         new PutCommand({
@@ -140,10 +171,7 @@ export class ShareStore implements ShareLinks {
           ConditionExpression: "attribute_not_exists(pk)",
         }),
       ),
-    ).then((written) => {
-      // Two of 2^64 token ids alike: not worth a retry loop, but never an overwrite.
-      if (!written) throw new Error("share link id already taken; create the link again");
-    });
+    );
   }
 
   #markRevoked(pk: string, sk: string, alertId: string): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 
 // 128 bits: beyond guessing, and short enough (22 characters) for a link in an SMS.
 const TOKEN_BYTES = 16;
@@ -18,6 +18,24 @@ export function newShareToken(): NewShareToken {
   const token = randomBytes(TOKEN_BYTES).toString("base64url");
   return { token, ...hashOfToken(token) };
 }
+
+/**
+ * The token of an alert's own link, derived from the alert id with a secret key
+ * (HMAC-SHA256, first 16 bytes): the same alert always gets the same token, so a publish replayed
+ * after a crash sends the link it sent before without the token ever being stored. Without the
+ * secret, no alert's token can be worked out from its id.
+ */
+export function derivedShareToken(secret: string, alertId: string): NewShareToken {
+  const token = createHmac("sha256", secret)
+    .update(alertId)
+    .digest()
+    .subarray(0, TOKEN_BYTES)
+    .toString("base64url");
+  return { token, ...hashOfToken(token) };
+}
+
+/** The length of every token: 16 bytes in base64url, unpadded. */
+export const SHARE_TOKEN_LENGTH = 22;
 
 export function hashOfToken(token: string): { hash: string; tokenId: string } {
   const hash = createHash("sha256").update(token).digest("hex");

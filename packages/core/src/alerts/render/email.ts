@@ -29,6 +29,8 @@ export function renderEmail(facts: AlertFacts): string {
   ];
   const paragraphs = [
     `${facts.severity.toUpperCase()}: ${facts.headline} on ${subjectOf}${driverNote}.`,
+    facts.link !== undefined &&
+      `Open the incident (map, speed, video, acknowledge): ${facts.link.text}\nThe link is for your team: anyone who has it can open this alert until it expires.`,
     details.join("\n"),
     facts.confirmedOfflineMinutes !== undefined &&
       `Confirmed: the device was still offline ${plural(facts.confirmedOfflineMinutes, "minute")} after this event.`,

@@ -7,22 +7,36 @@ import { whoIn } from "./who.js";
 
 /**
  * One SMS segment, most important first: severity, event (an OverSpeed with its speed and limit),
- * vehicle, driver, local time, position at the event; then extras if room.
+ * vehicle, driver, local time, position at the event; then extras if room. A link to the incident
+ * page goes last and is never cut: the rest is fitted into what it leaves, the position dropped
+ * before the names would be cut short (the page shows it).
  */
 export function renderSms(facts: AlertFacts): string {
+  const link = facts.link && ` ${facts.link.text}`;
+  const room = SMS_SEGMENT_LENGTH - (facts.link === undefined ? 0 : 1 + facts.link.length);
+  return `${smsText(facts, room)}${link ?? ""}`;
+}
+
+// A vehicle name shorter than this would rather lose the position than be cut to it.
+const MIN_NAME_ROOM = 16;
+
+function smsText(facts: AlertFacts, max: number): string {
   const speed = facts.motion && `${Math.round(facts.motion.speedKmh)} km/h`;
   const overSpeed = facts.eventCode === EVENT_CODES.OverSpeed && speed !== undefined;
   const limit = facts.speedLimitKmh === undefined ? "" : ` (limit ${Math.round(facts.speedLimitKmh)})`;
   const head = `${facts.severity.toUpperCase()} ${toGsm(facts.headline)}${overSpeed ? ` ${speed}${limit}` : ""} - `;
-  const tail = ` ${facts.clock.short(facts.eventMs)}, ${whereIn(facts)}`;
+  const time = ` ${facts.clock.short(facts.eventMs)}`;
+  const withPlace = `${time}, ${whereIn(facts)}`;
+  const tail =
+    head.length + withPlace.length + MIN_NAME_ROOM <= max || facts.link === undefined ? withPlace : time;
   const extras = [
     !overSpeed && speed,
     facts.suppressedBefore > 0 && `${plural(facts.suppressedBefore, "repeat")} suppressed`,
   ];
-  let sms = fitLine({ head, ...whoIn(facts, toGsm), tail }, SMS_SEGMENT_LENGTH);
+  let sms = fitLine({ head, ...whoIn(facts, toGsm), tail }, max);
   for (const extra of extras) {
     // Whole or not at all: a cut-off extra would mislead.
-    if (extra && sms.length + 2 + extra.length <= SMS_SEGMENT_LENGTH) sms += `, ${extra}`;
+    if (extra && sms.length + 2 + extra.length <= max) sms += `, ${extra}`;
   }
   return sms;
 }
