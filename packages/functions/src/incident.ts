@@ -1,7 +1,25 @@
+import type { Hono } from "hono";
+import { handle } from "hono/aws-lambda";
+import { createIncidentApp } from "./incident/app.js";
+import { buildIncidentDeps, type IncidentOverrides } from "./incident-runtime.js";
+import { cachedOnSuccess } from "./once.js";
+import { withFormSecret } from "./secrets.js";
+
+type Env = Readonly<Record<string, string | undefined>>;
+type LambdaHandler = ReturnType<typeof handle>;
+
 /**
- * PLACEHOLDER (issue 15): lets the stack synthesize and bundle until the real handler lands from
- * the parallel work on issue 15, which replaces this file whole.
+ * The incident function: the incident app behind the HTTP API. The app and its adapters are built
+ * on the first request of a container and kept (a failed build is tried again on the next one).
  */
-export async function handler(): Promise<never> {
-  throw new Error("not wired yet: issue 15");
+export function createIncidentHandler(env: Env): LambdaHandler {
+  const getHandler = cachedOnSuccess(async () => handle(await buildIncidentApp(await withFormSecret(env))));
+  return (async (event, context) => (await getHandler())(event, context)) as LambdaHandler;
 }
+
+/** The app with its real adapters, as Lambda, the local mode and the tests serve it. */
+export async function buildIncidentApp(env: Env, overrides: IncidentOverrides = {}): Promise<Hono> {
+  return createIncidentApp(await buildIncidentDeps(env, overrides));
+}
+
+export const handler = createIncidentHandler(process.env);

@@ -30,26 +30,35 @@ export async function loadSstSecrets(
   env: Env,
   clientConfig: SSMClientConfig = {},
 ): Promise<DeviceCloudSecrets> {
-  const ssm = new SSMClient(clientConfig);
-  const stagePath = (name: string) => `${env.SST_SSM_PREFIX ?? ""}Secret/${name}/value`;
-  const fallbackPath = (name: string) => `/sst/${env.SST_APP}/.fallback/Secret/${name}/value`;
-  // Three names: one GetParameters call each time (it takes up to ten).
-  const read = async (names: readonly string[]) => {
-    const { Parameters = [] } = await ssm.send(
-      new GetParametersCommand({ Names: [...names], WithDecryption: true }),
-    );
-    return new Map(Parameters.map((parameter) => [parameter.Name, parameter.Value]));
-  };
   // SST marks each secret bound to the function in its environment; an unbound one may not be read.
   const names: SecretName[] = [
     ...DEVICE_CLOUD_SECRET_NAMES,
     ...(env.SST_Secret_value_SHARE_LINK_SECRET === undefined ? [] : ["SHARE_LINK_SECRET" as const]),
   ];
+  return readSstSecrets(env, names, clientConfig);
+}
+
+/** Named SST secrets, each from the stage's value or else the app-wide fallback; throws for one unset. */
+export async function readSstSecrets<Name extends string>(
+  env: Env,
+  names: readonly Name[],
+  clientConfig: SSMClientConfig = {},
+): Promise<Record<Name, string>> {
+  const ssm = new SSMClient(clientConfig);
+  const stagePath = (name: string) => `${env.SST_SSM_PREFIX ?? ""}Secret/${name}/value`;
+  const fallbackPath = (name: string) => `/sst/${env.SST_APP}/.fallback/Secret/${name}/value`;
+  // A few names: one GetParameters call each time (it takes up to ten).
+  const read = async (paths: readonly string[]) => {
+    const { Parameters = [] } = await ssm.send(
+      new GetParametersCommand({ Names: [...paths], WithDecryption: true }),
+    );
+    return new Map(Parameters.map((parameter) => [parameter.Name, parameter.Value]));
+  };
   try {
     const own = await read(names.map(stagePath));
     const unset = names.filter((name) => !own.get(stagePath(name)));
     const fallback = unset.length > 0 ? await read(unset.map(fallbackPath)) : new Map<string, string>();
-    const value = (name: SecretName) => {
+    const value = (name: Name) => {
       const found = own.get(stagePath(name)) ?? fallback.get(fallbackPath(name));
       if (!found)
         throw new Error(
@@ -57,15 +66,24 @@ export async function loadSstSecrets(
         );
       return found;
     };
-    return {
-      DEVICE_CLOUD_BASE_URL: value("DEVICE_CLOUD_BASE_URL"),
-      DEVICE_CLOUD_USERNAME: value("DEVICE_CLOUD_USERNAME"),
-      DEVICE_CLOUD_PASSWORD: value("DEVICE_CLOUD_PASSWORD"),
-      ...(names.includes("SHARE_LINK_SECRET") && { SHARE_LINK_SECRET: value("SHARE_LINK_SECRET") }),
-    };
+    return Object.fromEntries(names.map((name) => [name, value(name)])) as Record<Name, string>;
   } finally {
     ssm.destroy(); // read once per cold start: no socket is kept
   }
+}
+
+/**
+ * The incident function's environment: in a deployed stage (SST_APP set), the acknowledgement
+ * form's secret is read from SSM, bound as INCIDENT_FORM_SECRET (infra/incident.ts); elsewhere (the
+ * local mode, the tests) the environment carries it.
+ */
+export async function withFormSecret(
+  env: Env,
+  load: (env: Env) => Promise<Record<"INCIDENT_FORM_SECRET", string>> = (env) =>
+    readSstSecrets(env, ["INCIDENT_FORM_SECRET"]),
+): Promise<Env> {
+  if (!env.SST_APP || env.INCIDENT_FORM_SECRET !== undefined) return env;
+  return { ...env, ...(await load(env)) };
 }
 
 /**

@@ -23,6 +23,7 @@ export function humanView(line: LocalLine, totals: LocalTotals, time: string): H
           line.simulated
             ? `fleet-alerts, locally: ${line.devices} simulated devices at ${line.speed}x (simulator ${line.deviceCloud}), AWS emulated on 127.0.0.1.`
             : `fleet-alerts, locally: the device cloud at ${line.deviceCloud} (read-only), AWS emulated on 127.0.0.1.`,
+          `Incident pages are served at ${line.incident} (links: ${line.incident}/i/<token>).`,
           `Alerts, suppressions, Offline checks, acknowledgements, escalations and stored evidence appear below; evidence is copied to ${line.evidenceDir}. Ctrl-C stops.`,
         ].join("\n"),
       };

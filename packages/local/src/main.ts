@@ -24,6 +24,7 @@ interface CliOptions {
   baseUrl?: string;
   username?: string;
   json?: boolean;
+  incidentPort?: number;
   eventCoordinates: EventCoordinates;
 }
 
@@ -51,6 +52,7 @@ const program = new Command()
     "a real device cloud instead of the simulator (password: DEVICE_CLOUD_PASSWORD or a prompt)",
   )
   .option("--username <name>", "the account on the real device cloud")
+  .option("--incident-port <port>", "the incident pages' port on 127.0.0.1 (default: any free one)", positive)
   .option("--json", "one JSON object per line on stdout, each with its type (observations, then a summary)")
   .addOption(
     new Option(
@@ -135,6 +137,7 @@ async function main(): Promise<number> {
     fleetTimeZone: options.timeZone,
     eventCoordinates: options.eventCoordinates,
     ...(options.rules && { rulesFile: options.rules }),
+    ...(options.incidentPort !== undefined && { incidentPort: options.incidentPort }),
     ...(options.baseUrl && {
       deviceCloud: {
         baseUrl: options.baseUrl,

@@ -10,6 +10,7 @@ import type { Observer, StructuredLogger } from "@fleet-alerts/core";
 import { createConfirmHandler } from "@fleet-alerts/functions/confirm";
 import { createEscalateHandler } from "@fleet-alerts/functions/escalate";
 import { createEvidenceHandler } from "@fleet-alerts/functions/evidence";
+import { serveIncidentApp } from "@fleet-alerts/functions/incident-server";
 import { createPollHandler } from "@fleet-alerts/functions/poll";
 import { type EventCoordinates, type Simulator, start as startSimulator } from "@fleet-alerts/simulator";
 import { CONTEXT, deliver, every, runLoops } from "./delivery.js";
@@ -30,6 +31,8 @@ export interface LocalOptions {
   eventCoordinates?: EventCoordinates;
   /** A real device cloud instead of the simulator (read-only: the pipeline only reads from it). */
   deviceCloud?: { baseUrl: string; username: string; password: string };
+  /** The incident pages' port on 127.0.0.1 (default: any free one). */
+  incidentPort?: number;
 }
 
 export interface LocalPipeline {
@@ -122,10 +125,22 @@ export async function startLocalPipeline(
       : { now: Date.now, timeScale: 1 }),
     evidenceProgress: throttled((download) => report({ type: "evidence-progress", ...download })),
   };
-  const poll = createPollHandler(env, overrides);
-  const confirm = createConfirmHandler(env, overrides);
-  const evidence = createEvidenceHandler(env, overrides);
-  const escalate = createEscalateHandler(env, overrides);
+  // The incident pages, served as the HTTP API would; the handlers' links point at them.
+  const incident = await serveIncidentApp(
+    (baseUrl) => ({
+      ...env,
+      PUBLIC_BASE_URL: baseUrl,
+      // A fresh secret per run: forms from an earlier run's pages are refused, as after a rotation.
+      INCIDENT_FORM_SECRET: randomBytes(32).toString("base64url"),
+    }),
+    overrides,
+    options.incidentPort,
+  );
+  const handlerEnv = { ...env, PUBLIC_BASE_URL: incident.baseUrl };
+  const poll = createPollHandler(handlerEnv, overrides);
+  const confirm = createConfirmHandler(handlerEnv, overrides);
+  const evidence = createEvidenceHandler(handlerEnv, overrides);
+  const escalate = createEscalateHandler(handlerEnv, overrides);
   const { sqs } = emulators.clients;
   const loops = runLoops(
     [
@@ -145,6 +160,7 @@ export async function startLocalPipeline(
     ...(simulator && { devices: options.devices, speed: options.speed }),
     evidenceDir: options.evidenceDir,
     aws: { dynamodb: emulators.endpoints.dynamodb, fauxqs: emulators.endpoints.sqs },
+    incident: incident.baseUrl,
   });
 
   return {
@@ -152,6 +168,7 @@ export async function startLocalPipeline(
     emulators,
     stop: async () => {
       await loops.stop();
+      await incident.close();
       while (copies.size > 0) await Promise.all(copies);
       await simulator?.close();
       await emulators.close();

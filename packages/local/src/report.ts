@@ -24,6 +24,8 @@ export type LocalOwnLine =
       evidenceDir: string;
       /** The fauxqs endpoint (SNS, SQS, S3); dynalite's is beside it. */
       aws: { dynamodb: string; fauxqs: string };
+      /** The incident pages' base URL on 127.0.0.1: links are `<incident>/i/<token>`. */
+      incident: string;
     }
   | { type: "problem"; message: string }
   /** Local only: the stored evidence of an `evidence-stored`, now also in the evidence folder. */

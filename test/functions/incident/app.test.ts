@@ -213,7 +213,7 @@ describe("acknowledging", () => {
     expect(html).toContain("Acknowledged by <strong>Ops Olga</strong> at 2026-03-14 10:00:00 UTC");
     expect(html).toContain("Note: on it");
     expect(html).not.toContain("<form");
-    expect(world.accesses.map((access) => access.action)).toEqual(["acknowledge", "acknowledge", "view"]);
+    expect(world.accesses.map((access) => access.action)).toEqual(["ack", "ack", "view"]);
   });
 
   it("accepts what browsers send from the page under no-referrer (Origin null, Sec-Fetch-Site same-origin) and what a non-browser client sends", async () => {

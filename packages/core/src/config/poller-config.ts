@@ -127,3 +127,16 @@ export const evidenceEnvSchema = z.object({
   AWS_LAMBDA_FUNCTION_VERSION: z.string().optional(),
 });
 export type EvidenceConfig = z.output<typeof evidenceEnvSchema>;
+
+/** What the incident function reads from its environment (infra/incident.ts sets it). */
+export const incidentEnvSchema = z.object({
+  TABLE_NAME: z.string().min(1),
+  EVIDENCE_BUCKET: z.string().min(3),
+  /** The origin links start with; the only origin an acknowledgement may be posted from. */
+  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }),
+  /** The page shows times in UTC and in this zone. */
+  FLEET_TIME_ZONE: timeZoneSchema.default("UTC"),
+  /** Signs the acknowledgement form (an SST secret in a deployed stage, see secrets.ts). */
+  INCIDENT_FORM_SECRET: z.string().min(16, "must be at least 16 characters"),
+});
+export type IncidentConfig = z.output<typeof incidentEnvSchema>;

@@ -102,7 +102,7 @@ export function createIncidentApp(deps: IncidentAppDeps): Hono {
       tokenId: grant.tokenId,
       atMs: deps.now(),
     });
-    await recordAccess(c, grant, "acknowledge");
+    await recordAccess(c, grant, "ack");
     // Back to the page, which says who acknowledged first (this request or an earlier one).
     return c.redirect(incidentPaths(c.req.param("token")).page, 303);
   });

@@ -1,5 +1,6 @@
 import type { PositionSource } from "@fleet-alerts/core/context";
 import type { ReportTrackPoint } from "@fleet-alerts/core/evidence/report";
+import type { AccessAction } from "@fleet-alerts/core/share";
 
 /**
  * The ports the incident app is written against; the share-link store, the acknowledgement and the
@@ -42,7 +43,8 @@ export interface Acknowledgements {
   acknowledge(alert: AlertRef, acknowledgement: Acknowledgement): Promise<AcknowledgeResult>;
 }
 
-export type AccessAction = "view" | "clip" | "pack" | "acknowledge";
+// One set of action names, the audit store's: what the page records is what `fleet-alerts audit` lists.
+export type { AccessAction };
 
 export interface AccessRecord {
   alertId: string;

@@ -1,0 +1,66 @@
+import { GetObjectCommand, NoSuchKey, type S3Client } from "@aws-sdk/client-s3";
+import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import type { AlertRecord } from "@fleet-alerts/core/alerts";
+import { BAG_FILES, manifestSchema, trackGeoJsonSchema } from "@fleet-alerts/core/evidence";
+import type { StoredEvidence } from "../incident-model.js";
+
+// The issue's ceiling: long enough to start a clip on a slow phone, short enough that a copied URL dies soon.
+const PRESIGN_SECONDS = 15 * 60;
+const MANIFEST_NAME = BAG_FILES.custodyRecord;
+
+/**
+ * The evidence bucket as the incident page reads it: an alert's custody record and track, and
+ * presigned GETs. Every key comes from the alert's own record or manifest, never from a request.
+ */
+export class EvidenceObjects {
+  constructor(
+    private readonly s3: S3Client,
+    private readonly bucket: string,
+  ) {}
+
+  /** The alert's stored set, or undefined while it has none (or one older than manifest v3). */
+  async stored(record: AlertRecord): Promise<StoredEvidence | undefined> {
+    const manifestKey = manifestKeyOf(record);
+    const text = manifestKey && (await this.#text(manifestKey));
+    if (!manifestKey || !text) return undefined;
+    const manifest = manifestSchema.parse(JSON.parse(text));
+    // Sets stored before claim packs lack the custody fields the page and the pack are built from.
+    if (manifest.version !== 3) return undefined;
+    const prefix = manifestKey.slice(0, -MANIFEST_NAME.length);
+    const trackText = manifest.track.status === "stored" ? await this.#text(manifest.track.key) : undefined;
+    const track = trackText === undefined ? undefined : trackGeoJsonSchema.parse(JSON.parse(trackText));
+    return { manifest, prefix, ...(track && { track }) };
+  }
+
+  /**
+   * The claim pack as a link: its `report.html`, presigned. The bag itself is many objects, and a
+   * zip of its videos cannot be built inside one Lambda response (6 MB); the report names every
+   * file with its digest, and `fleet-alerts evidence pack` builds the zip for a claim.
+   */
+  claimPackKey(record: AlertRecord): string | undefined {
+    const manifestKey = manifestKeyOf(record);
+    return manifestKey && `${manifestKey.slice(0, -MANIFEST_NAME.length)}${BAG_FILES.report}`;
+  }
+
+  presign(key: string): Promise<string> {
+    return getSignedUrl(this.s3, new GetObjectCommand({ Bucket: this.bucket, Key: key }), {
+      expiresIn: PRESIGN_SECONDS,
+    });
+  }
+
+  async #text(key: string): Promise<string | undefined> {
+    try {
+      const object = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return await object.Body?.transformToString("utf8");
+    } catch (error) {
+      if (error instanceof NoSuchKey) return undefined;
+      throw error;
+    }
+  }
+}
+
+/** The evidence function lists the custody record first among the record's keys, once the set is settled. */
+function manifestKeyOf(record: AlertRecord): string | undefined {
+  if (record.evidenceStatus !== "stored" && record.evidenceStatus !== "unavailable") return undefined;
+  return record.evidenceKeys?.find((key) => key.endsWith(`/${MANIFEST_NAME}`));
+}

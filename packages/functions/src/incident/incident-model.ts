@@ -1,0 +1,141 @@
+import { type AlertBody, type AlertRecord, alertBodySchema } from "@fleet-alerts/core/alerts";
+import {
+  type CurrentManifest,
+  claimReportModel,
+  type EvidenceJob,
+  type TrackGeoJson,
+} from "@fleet-alerts/core/evidence";
+import type { Incident, IncidentEvidence } from "./ports.js";
+
+/** An alert's stored evidence as read back: its custody record (v3), its prefix, its track if any. */
+export interface StoredEvidence {
+  manifest: CurrentManifest;
+  prefix: string;
+  track?: TrackGeoJson;
+}
+
+/**
+ * The incident page's model of one alert (pure): the record's published message says who, where
+ * and how fast; once evidence is stored, the claim pack's report model (the same one `report.html`
+ * is drawn from) adds the window, the track and the position the track gives.
+ */
+export function incidentOf(
+  record: AlertRecord,
+  evidence: StoredEvidence | undefined,
+  fleetTimeZone: string,
+): Incident {
+  const body = publishedBody(record);
+  const report =
+    evidence &&
+    claimReportModel(
+      jobOf(record, body, evidence.manifest),
+      evidence.manifest,
+      evidence.track,
+      evidence.prefix,
+      {
+        // Neither is shown on the page: the page draws its sections, not the report's custody part.
+        sourceOrganization: "",
+        fleetTimeZone,
+        timestamped: false,
+      },
+    );
+  const position = body?.position ?? report?.position;
+  const speedAtEventKmh = body?.speedKmh ?? report?.speedAtEventKmh;
+  const vehicle = body?.vehicleid ?? report?.event.vehicle;
+  const driver = body?.drivername ?? report?.event.driver;
+  return {
+    event: {
+      name: body?.eventName ?? report?.event.name ?? `event ${record.appdevid}`,
+      eventMs: Date.parse(record.eventtime),
+      deviceid: record.deviceid,
+      ...(vehicle && { vehicle }),
+      ...(driver && { driver }),
+    },
+    fleetTimeZone,
+    ...(position && { position: { lat: position.lat, lng: position.lng, source: position.source } }),
+    ...(speedAtEventKmh != null && { speedAtEventKmh }),
+    ...(body?.speedLimitKmh != null && { speedLimitKmh: body.speedLimitKmh }),
+    ...(report && { window: report.window }),
+    track: report?.track.status === "stored" ? report.track.points : [],
+    evidence: evidenceOf(record, evidence, report?.missing ?? []),
+    ...(record.publishedAt && { publishedAtMs: Date.parse(record.publishedAt) }),
+    ...(record.acknowledgement && { acknowledgement: record.acknowledgement }),
+    escalations: escalationsOf(record),
+  };
+}
+
+/** The message body the alert was published with; records made before messages were kept have none. */
+function publishedBody(record: AlertRecord): AlertBody | undefined {
+  if (!record.message) return undefined;
+  const parsed = alertBodySchema.safeParse(JSON.parse(record.message.default));
+  return parsed.success ? parsed.data : undefined;
+}
+
+/**
+ * The report model reads the alert through its evidence job; this is the job as the record knows
+ * it (the report uses its alert, event code, serial number, time and device, nothing of the queue).
+ */
+function jobOf(record: AlertRecord, body: AlertBody | undefined, manifest: CurrentManifest): EvidenceJob {
+  return {
+    version: 1,
+    alertId: record.alertId,
+    account: record.account,
+    ruleId: record.ruleId,
+    deviceid: record.deviceid,
+    serialno: record.serialno.toString(),
+    eventtime: record.eventtime,
+    channels: record.evidence?.channels ?? manifest.clips.map((clip) => clip.channel),
+    secondsBefore: manifest.window.secondsBefore,
+    secondsAfter: manifest.window.secondsAfter,
+    severity: record.severity,
+    event: { ...manifest.event, appdevid: record.appdevid },
+    attempt: 0,
+    timestampAttempt: 0,
+    ...(body && { alert: body }),
+  };
+}
+
+function evidenceOf(
+  record: AlertRecord,
+  evidence: StoredEvidence | undefined,
+  missing: string[],
+): IncidentEvidence {
+  if (record.evidenceStatus === "failed")
+    return { status: "unavailable", reason: "the evidence could not be stored" };
+  if (!evidence) return { status: "pending" };
+  const { manifest } = evidence;
+  // A set given up on video is still stored (event, track, report): the page says why there is none.
+  if (manifest.clips.length === 0)
+    return { status: "unavailable", reason: missing[0] ?? "no video was recorded in the window" };
+  return {
+    status: "stored",
+    storedAtMs: Date.parse(manifest.createdAt),
+    clips: manifest.clips.map((clip) => ({
+      key: clip.key,
+      channel: clip.channel,
+      part: clip.part,
+      startMs: clip.startMs,
+      endMs: clip.startMs + clip.durationMinutes * 60_000,
+      sha256: clip.sha256,
+      bytes: clip.bytes,
+    })),
+  };
+}
+
+/**
+ * The levels sent. The record keeps the claim time of the highest level only; an earlier level is
+ * shown at the time its policy made it due (publication + level × wait), which is when its job ran.
+ */
+function escalationsOf(record: AlertRecord): Incident["escalations"] {
+  const published = record.publishedAt ? Date.parse(record.publishedAt) : undefined;
+  const waitMs = (record.escalation?.afterSeconds ?? 0) * 1000;
+  const levels: Incident["escalations"] = [];
+  for (let level = 1; level <= record.escalationsSent; level++) {
+    const atMs =
+      level === record.escalatedLevels && record.escalationClaimedAtMs !== undefined
+        ? record.escalationClaimedAtMs
+        : (published ?? 0) + level * waitMs;
+    levels.push({ level, atMs });
+  }
+  return levels;
+}
