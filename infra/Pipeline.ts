@@ -32,10 +32,18 @@ export async function Pipeline({ stack, app }: StackContext) {
   const queues = buildQueues(stack);
   const incidentApi = buildIncidentApi(stack, config);
   const base = buildFunctionBase(stack, config, storage, alerting, queues, incidentApi.publicBaseUrl);
-  const { poller, confirm } = buildPolling(stack, config, base, storage, alerting, queues);
+  const { poller, confirm, linkSecret } = buildPolling(stack, config, base, storage, alerting, queues);
   const evidence = buildEvidence(stack, config, base, storage, alerting, queues);
   const incident = buildIncidentFunction(stack, config, base, storage, incidentApi);
-  const { escalationTopic, escalate } = buildEscalation(stack, config, base, storage, alerting, queues);
+  const { escalationTopic, escalate } = buildEscalation(
+    stack,
+    config,
+    base,
+    storage,
+    alerting,
+    queues,
+    linkSecret,
+  );
 
   suppressNagFindings(
     stack,

@@ -2,7 +2,7 @@ import type { Stack } from "aws-cdk-lib";
 import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import * as sns from "aws-cdk-lib/aws-sns";
 import * as subscriptions from "aws-cdk-lib/aws-sns-subscriptions";
-import type { Function as SstFunction } from "sst/constructs";
+import type { Config, Function as SstFunction } from "sst/constructs";
 import type { Alerting } from "./alerting.js";
 import { allow, ESCALATE_TIMEOUT, type FunctionBase, pipelineFunction } from "./functions.js";
 import type { Queues } from "./queues.js";
@@ -35,6 +35,7 @@ export function buildEscalation(
   { table }: Pick<Storage, "table">,
   { topicKey }: Pick<Alerting, "topicKey">,
   { escalationQueue }: Pick<Queues, "escalationQueue">,
+  linkSecret: Config.Secret,
 ): Escalation {
   // One topic for every level, not one per level: a level is a filter, so adding a third level is a
   // stage-file change, not a new topic whose subscriptions must all be confirmed again.
@@ -51,8 +52,9 @@ export function buildEscalation(
     handler: "packages/functions/src/escalate.handler",
     timeout: ESCALATE_TIMEOUT.toSeconds(),
     memorySize: 256,
-    // It reads the alert from the table and publishes: no device-cloud secret.
-    bind: [],
+    // It reads the alert from the table and publishes: no device-cloud secret, only the share-link
+    // secret that derives the alert's link token (its grant was written when the alert went out).
+    bind: [linkSecret],
     environment: { ...base.sourceMapped, ESCALATION_TOPIC_ARN: escalationTopic.topicArn },
   });
   // Ten at a time with partial batch responses: one failed job is retried alone.

@@ -12,6 +12,8 @@ import type { Storage } from "./storage.js";
 export interface Polling {
   poller: SstFunction;
   confirm: SstFunction;
+  /** SHARE_LINK_SECRET: the escalate function binds it too, to put each alert's link back. */
+  linkSecret: Config.Secret;
 }
 
 // BatchWriteItem: the poller writes rule states 25 at a time.
@@ -38,8 +40,8 @@ export function buildPolling(
   }: Pick<Queues, "evidenceQueue" | "confirmQueue" | "escalationQueue">,
 ): Polling {
   // Derives each alert's link token from its id (packages/core/src/share/token.ts), so no token is
-  // stored: `npx sst secrets set SHARE_LINK_SECRET <32+ random characters>`. Only the two functions
-  // that publish alerts read it.
+  // stored: `npx sst secrets set SHARE_LINK_SECRET <32+ random characters>`. Only the functions that
+  // send alerts read it: these two, and the escalate function (infra/escalation.ts).
   const linkSecret = new Config.Secret(stack, "SHARE_LINK_SECRET");
   const bind = [...(base.common.bind ?? []), linkSecret];
   const poller = pipelineFunction(stack, "Poller", base, {
@@ -86,5 +88,5 @@ export function buildPolling(
   );
   grantPublishAlerts(confirm, alerting);
   allow(confirm, ["sqs:SendMessage"], sendTo);
-  return { poller, confirm };
+  return { poller, confirm, linkSecret };
 }

@@ -104,8 +104,8 @@ describe("the incident API", () => {
 });
 
 describe("the alert link secret", () => {
-  it("is read from SSM by the poller and the Offline confirmation alone", () => {
-    for (const id of [/^Poller/, /^Confirm/]) {
+  it("is read from SSM by the functions that send alerts alone: poller, Offline confirmation, escalation", () => {
+    for (const id of [/^Poller/, /^Confirm/, /^Escalate/]) {
       expect(fn(id).Environment.Variables).toMatchObject({
         SST_Secret_value_SHARE_LINK_SECRET: "__FETCH_FROM_SSM__",
       });
@@ -113,7 +113,7 @@ describe("the alert link secret", () => {
       const ssm = statementsOf(role).filter(({ actions }) => actions.includes("ssm:GetParameters"));
       expect(JSON.stringify(ssm.map(({ resource }) => resource))).toMatch(/Secret\/SHARE_LINK_SECRET\/value/);
     }
-    for (const id of [/^Evidence/, /^Escalate/, /^Incident/])
+    for (const id of [/^Evidence/, /^Incident/])
       expect(fn(id).Environment.Variables).not.toHaveProperty("SST_Secret_value_SHARE_LINK_SECRET");
   });
 });
@@ -210,8 +210,13 @@ describe("escalation", () => {
     });
   });
 
-  it("gives the escalate function what it uses and nothing more, no secret", () => {
-    expect(statementsOf(/^EscalateServiceRoleDefaultPolicy/)).toEqual([
+  it("gives the escalate function what it uses and nothing more, the share-link secret its only one", () => {
+    const statements = statementsOf(/^EscalateServiceRoleDefaultPolicy/);
+    const ssm = statements.filter(({ actions }) => actions.includes("ssm:GetParameters"));
+    expect(ssm).toHaveLength(1);
+    expect(JSON.stringify(ssm[0]?.resource)).toMatch(/Secret\/SHARE_LINK_SECRET\/value/);
+    expect(JSON.stringify(ssm[0]?.resource)).not.toMatch(/DEVICE_CLOUD/);
+    expect(statements.filter(({ actions }) => !actions.includes("ssm:GetParameters"))).toEqual([
       {
         actions: [
           "sqs:ReceiveMessage",

@@ -4,12 +4,14 @@ import { SnsAlertPublisher } from "@fleet-alerts/core/alerts";
 import { escalateEnvSchema, parseEnv } from "@fleet-alerts/core/config";
 import { type EscalationDependencies, EscalationStore } from "@fleet-alerts/core/escalation";
 import { SqsSender } from "@fleet-alerts/core/queue";
+import { derivedShareToken } from "@fleet-alerts/core/share";
 import { logger, logObserver } from "./observability.js";
 import { awsClientConfig, type RuntimeOverrides, tableRef } from "./runtime.js";
 
 /**
  * What the escalate function needs, built once per container from its environment: the alert
- * records, the escalation topic and its own queue. No device cloud, hence no secret.
+ * records, the escalation topic and its own queue. No device cloud; the one secret is the
+ * share-link secret, to put each alert's link back into its re-sent message.
  */
 export function buildEscalateRuntime(
   env: Readonly<Record<string, string | undefined>>,
@@ -29,6 +31,9 @@ export function buildEscalateRuntime(
       undefined,
       overrides.timeScale,
     ),
+    ...(config.SHARE_LINK_SECRET && {
+      linkToken: (alertId: string) => derivedShareToken(config.SHARE_LINK_SECRET as string, alertId).token,
+    }),
     observer: overrides.observer ?? logObserver(overrides.logger ?? logger),
     now: overrides.now ?? Date.now,
   };

@@ -2,6 +2,7 @@ import { escalationJobSchema, runEscalation } from "@fleet-alerts/core/escalatio
 import { buildEscalateRuntime } from "./escalate-runtime.js";
 import { logger, publishEscalationMetric } from "./observability.js";
 import type { RuntimeOverrides } from "./runtime.js";
+import { withShareLinkSecret } from "./secrets.js";
 import { sqsRecordHandler } from "./sqs-handler.js";
 
 /**
@@ -14,7 +15,7 @@ export function createEscalateHandler(
   options: RuntimeOverrides = {},
 ) {
   return sqsRecordHandler(
-    async () => buildEscalateRuntime(env, options),
+    () => withShareLinkSecret(env).then((resolved) => buildEscalateRuntime(resolved, options)),
     async (record, deps) => {
       const job = escalationJobSchema.parse(JSON.parse(record.body));
       logger.appendKeys({

@@ -114,3 +114,18 @@ export async function withSecrets(
     ...(secrets.SHARE_LINK_SECRET && { SHARE_LINK_SECRET: secrets.SHARE_LINK_SECRET }),
   };
 }
+
+/**
+ * The escalate function's environment: in a deployed stage where SHARE_LINK_SECRET is bound
+ * (infra/escalation.ts), the secret is read from SSM; elsewhere the environment carries it, or the
+ * re-sent messages go without their link.
+ */
+export async function withShareLinkSecret(
+  env: Env,
+  load: (env: Env) => Promise<Record<"SHARE_LINK_SECRET", string>> = (env) =>
+    readSstSecrets(env, ["SHARE_LINK_SECRET"]),
+): Promise<Env> {
+  if (!env.SST_APP || env.SST_Secret_value_SHARE_LINK_SECRET === undefined) return env;
+  if (env.SHARE_LINK_SECRET !== undefined) return env;
+  return { ...env, ...(await load(env)) };
+}

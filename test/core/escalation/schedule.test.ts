@@ -1,4 +1,9 @@
-import { type AlertRecord, buildAlertMessage, newAlertRecord } from "@fleet-alerts/core/alerts";
+import {
+  type AlertRecord,
+  buildAlertMessage,
+  newAlertRecord,
+  withLinkFilledOrDropped,
+} from "@fleet-alerts/core/alerts";
 import { escalationMessage, scheduleEscalations } from "@fleet-alerts/core/escalation";
 import { describe, expect, it } from "vitest";
 import { FakeAlertRecords, FakeJobQueue } from "../../support/fakes/index.js";
@@ -82,6 +87,23 @@ describe("the escalation message", () => {
       });
       expect(message.attributes.kind?.StringValue).toBe("escalation");
       expect(message.attributes.level?.StringValue).toBe("3");
+    }
+  });
+
+  it("keeps the alert's incident link whole at the end of the SMS, filled with the token, or leaves it out", () => {
+    const base = "https://abcdefghij.execute-api.eu-central-1.amazonaws.com";
+    const token = "AbCdEfGhIjKlMnOpQrStUv";
+    for (const [vehicleid, drivername] of AWKWARD_NAMES) {
+      const alert = buildAlertMessage(
+        context({ device: fleetDevice({ vehicleid, drivername }), linkBaseUrl: base }),
+      );
+      const step = { level: 2, levels: 2, unacknowledgedSeconds: 1200 };
+      const filled = escalationMessage(withLinkFilledOrDropped(alert, token), step);
+      expect(filled.sms.length).toBeLessThanOrEqual(160);
+      expect(filled.sms.endsWith(` ${base}/i/${token}`)).toBe(true);
+      expect(filled.email).toContain(`${base}/i/${token}`);
+      const dropped = escalationMessage(withLinkFilledOrDropped(alert, undefined), step);
+      for (const text of [dropped.sms, dropped.email]) expect(text).not.toContain("/i/");
     }
   });
 });

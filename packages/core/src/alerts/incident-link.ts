@@ -54,3 +54,19 @@ export function fillLink(message: AlertMessage, token: string): AlertMessage {
   const fill = (text: string) => text.replaceAll(`${PATH}${TOKEN_SLOT}`, `${PATH}${token}`);
   return { ...message, email: fill(message.email), sms: fill(message.sms) };
 }
+
+/** An SMS's text and the incident link it ends with (filled or still a slot), if it ends with one. */
+export function splitTrailingLink(sms: string): { text: string; link?: string } {
+  const match = / (\S+\/i\/(?:\{token\}|[A-Za-z0-9_-]{22}))$/.exec(sms);
+  return match ? { text: sms.slice(0, match.index), link: match[1] } : { text: sms };
+}
+
+/**
+ * A stored message made ready to send again (an escalation): its link filled with the alert's
+ * token, or, where this function cannot derive the token, taken out rather than sent as a slot.
+ */
+export function withLinkFilledOrDropped(message: AlertMessage, token: string | undefined): AlertMessage {
+  if (token !== undefined) return fillLink(message, token);
+  const drop = (text: string) => text.replace(/ ?\S+\/i\/\{token\}/g, "");
+  return { ...message, email: drop(message.email), sms: drop(message.sms) };
+}

@@ -95,6 +95,8 @@ export const escalateEnvSchema = z.object({
   ESCALATION_TOPIC_ARN: z.string().startsWith("arn:", "must be an ARN"),
   /** Its own queue: the next level's job, and the rest of a wait beyond SQS's 15-minute delay. */
   ESCALATION_QUEUE_URL: z.url(),
+  /** Derives each alert's link token, to put its link back into the re-sent message. */
+  SHARE_LINK_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
 });
 export type EscalateConfig = z.output<typeof escalateEnvSchema>;
 

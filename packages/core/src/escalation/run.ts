@@ -1,3 +1,4 @@
+import { withLinkFilledOrDropped } from "../alerts/incident-link.js";
 import type { AlertPublisher } from "../alerts/ports.js";
 import type { AlertRecord } from "../alerts/record.js";
 import type { Observer } from "../observer.js";
@@ -22,6 +23,12 @@ export interface EscalationDependencies {
   /** The escalation topic: each level's people subscribe with a filter on `level`. */
   escalationPublisher: AlertPublisher;
   escalationQueue: JobQueue;
+  /**
+   * The alert's link token, derived as at publish time (share/token.ts `derivedShareToken`): its
+   * grant was written before the alert went out, so the escalation only puts it back in the text.
+   * Absent without SHARE_LINK_SECRET: the link is left out.
+   */
+  linkToken?: (alertId: string) => string;
   observer: Observer;
   now: () => number;
 }
@@ -97,7 +104,12 @@ async function escalate(record: AlertRecord, job: EscalationJob, deps: Escalatio
     levels: policy.levels,
     unacknowledgedSeconds: job.level * policy.afterSeconds,
   };
-  const message = escalationMessage(record.message as NonNullable<AlertRecord["message"]>, step);
+  // The stored message holds a slot for its link, never the token (alerts/incident-link.ts).
+  const stored = withLinkFilledOrDropped(
+    record.message as NonNullable<AlertRecord["message"]>,
+    deps.linkToken?.(record.alertId),
+  );
+  const message = escalationMessage(stored, step);
   const [outcome] = await deps.escalationPublisher.publish([{ alertId: record.alertId, message }]);
   if (!outcome?.ok) {
     throw new Error(
