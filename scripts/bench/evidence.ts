@@ -53,23 +53,9 @@ const run = promisify(execFile);
 export async function measureEvidence(handlers: SynthesizedHandlers): Promise<EvidenceFigures> {
   const emulators = await startEmulators({ separateProcess: true });
   const clockStart = new Date(Math.floor(Date.now() / 60_000) * 60_000);
-  const simulator = await start({
-    seed: 5,
-    devices: 1,
-    historyHours: 2,
-    clock: { start: clockStart },
-    bitrateBitsPerSecond: BITRATE,
-  });
+  const eventtime = new Date(clockStart.getTime() - 60 * 60_000);
+  const { simulator, deviceid, event } = await benchDevice(clockStart, eventtime, BITRATE);
   try {
-    const deviceid = simulator.control.devices()[0]?.deviceid as string;
-    const eventtime = new Date(clockStart.getTime() - 60 * 60_000);
-    simulator.control.setRecording(
-      deviceid,
-      new Date(eventtime.getTime() - 20 * 60_000),
-      new Date(eventtime.getTime() + 20 * 60_000),
-      1,
-    );
-    const event = simulator.control.injectEvent({ appdevid: 16, deviceid, eventtime });
     const alert = { account: "main", serialno: event.serialno, ruleId: "shock", deviceid };
     const alerts = new AlertStore({ documents: emulators.clients.documents, tableName: emulators.tableName });
     await alerts.record(
@@ -132,21 +118,8 @@ export async function measureEvidence(handlers: SynthesizedHandlers): Promise<Ev
     // the same seed), so the same track and report, and clips of 29 MB instead of 900 MB. Its
     // account and bucket are its own, as the alert id and the prefix are the large set's.
     let bag: EvidenceFigures["bag"];
-    const lowRate = await start({
-      seed: 5,
-      devices: 1,
-      historyHours: 2,
-      clock: { start: clockStart },
-      bitrateBitsPerSecond: LOW_BITRATE,
-    });
+    const { simulator: lowRate, event: lowEvent } = await benchDevice(clockStart, eventtime, LOW_BITRATE);
     try {
-      lowRate.control.setRecording(
-        deviceid,
-        new Date(eventtime.getTime() - 20 * 60_000),
-        new Date(eventtime.getTime() + 20 * 60_000),
-        1,
-      );
-      const lowEvent = lowRate.control.injectEvent({ appdevid: 16, deviceid, eventtime });
       await alerts.record(
         {
           ...alert,
@@ -196,6 +169,29 @@ export async function measureEvidence(handlers: SynthesizedHandlers): Promise<Ev
     await simulator.close();
     await emulators.close();
   }
+}
+
+/**
+ * The benchmark's one device (the same seed always gives the same device and track), recording
+ * from 20 minutes before `eventtime` to 20 after, with an event injected at `eventtime`.
+ */
+async function benchDevice(clockStart: Date, eventtime: Date, bitrateBitsPerSecond: number) {
+  const simulator = await start({
+    seed: 5,
+    devices: 1,
+    historyHours: 2,
+    clock: { start: clockStart },
+    bitrateBitsPerSecond,
+  });
+  const deviceid = simulator.control.devices()[0]?.deviceid as string;
+  simulator.control.setRecording(
+    deviceid,
+    new Date(eventtime.getTime() - 20 * 60_000),
+    new Date(eventtime.getTime() + 20 * 60_000),
+    1,
+  );
+  const event = simulator.control.injectEvent({ appdevid: 16, deviceid, eventtime });
+  return { simulator, deviceid, event };
 }
 
 /** An evidence job of one channel around a simulated event, `halfSeconds` either side. */

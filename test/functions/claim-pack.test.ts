@@ -13,6 +13,7 @@ import {
   BAG_FILES,
   bagFolderName,
   collectEvidence,
+  type EvidenceJob,
   type EvidenceSettings,
   evidenceJobSchema,
   S3EvidenceStore,
@@ -337,15 +338,15 @@ async function receiveRequeued(alertId: string) {
 }
 
 describe("a claim pack after a crash", () => {
-  it("writes the bag on the next delivery when the run stopped before its tag manifest, fetching no clip again", async () => {
-    const { job, prefix } = await harness.jobFor({ minutesAgo: 95, before: 30, after: 30, channels: [1] });
+  /** The evidence function's core with a store that crashes on putting the object `crashOn` names. */
+  function crashingRun(crashOn: string, tsa?: { url: string; timeoutMs: number }) {
     const store = new S3EvidenceStore(harness.emulators.clients.s3, {
       evidence: harness.emulators.bucket,
       staging: harness.emulators.stagingBucket,
     });
     const crashing = Object.assign(Object.create(store) as S3EvidenceStore, {
       putObject: async (key: string, body: string | Uint8Array, contentType: string) => {
-        if (key.endsWith(BAG_FILES.tagManifest)) throw new Error("crash before the tag manifest");
+        if (key.endsWith(crashOn)) throw new Error(`crash before ${crashOn}`);
         return store.putObject(key, body, contentType);
       },
     });
@@ -360,6 +361,7 @@ describe("a claim pack after a crash", () => {
         sourceOrganization: "Example Fleet Ltd",
         fleetTimeZone: "Europe/Berlin",
         functionVersion: "test",
+        ...(tsa && { tsa }),
       },
     };
     const deps = {
@@ -373,20 +375,45 @@ describe("a claim pack after a crash", () => {
       observer: ignoreObservations,
       now: Date.now,
     };
+    return {
+      crash: (job: EvidenceJob) => collectEvidence(job, settings, { ...deps, store: crashing }),
+      run: (job: EvidenceJob) => collectEvidence(job, settings, { ...deps, store }),
+    };
+  }
+
+  it("writes the bag on the next delivery when the run stopped before its tag manifest, fetching no clip again", async () => {
+    const { job, prefix } = await harness.jobFor({ minutesAgo: 95, before: 30, after: 30, channels: [1] });
+    const { crash, run: rerun } = crashingRun(BAG_FILES.tagManifest);
     const parsed = evidenceJobSchema.parse(job);
-    await expect(collectEvidence(parsed, settings, { ...deps, store: crashing })).rejects.toThrow(
-      "crash before the tag manifest",
-    );
+    await expect(crash(parsed)).rejects.toThrow(`crash before ${BAG_FILES.tagManifest}`);
     expect(await harness.keysUnder(harness.emulators.bucket, prefix)).not.toContain(
       `${prefix}${BAG_FILES.tagManifest}`,
     );
     const fetched = harness.simulator.control.playbacks.length;
-    expect(await collectEvidence(parsed, settings, { ...deps, store })).toMatchObject({
+    expect(await rerun(parsed)).toMatchObject({
       kind: "already-stored",
     });
     expect(harness.simulator.control.playbacks.length).toBe(fetched);
     const { folder } = await packed(job.alertId);
     await independentlyValid(folder);
     expect((await verify(folder)).code).toBe(0);
+  });
+
+  it("stamps the bag on the next delivery when the run stopped between the token's page and the token", async () => {
+    const { job, prefix } = await harness.jobFor({ minutesAgo: 105, before: 30, after: 30, channels: [1] });
+    const { crash, run: rerun } = crashingRun(BAG_FILES.timestampToken, { url: tsa.url, timeoutMs: 1_000 });
+    const parsed = evidenceJobSchema.parse(job);
+    await expect(crash(parsed)).rejects.toThrow(`crash before ${BAG_FILES.timestampToken}`);
+    const keys = await harness.keysUnder(harness.emulators.bucket, prefix);
+    expect(keys).toContain(`${prefix}${BAG_FILES.timestampPage}`);
+    expect(keys).not.toContain(`${prefix}${BAG_FILES.timestampToken}`);
+    const asked = tsa.requestCount();
+    expect(await rerun(parsed)).toMatchObject({ kind: "already-stored" });
+    expect(tsa.requestCount()).toBe(asked + 1); // a new token, and its page written again
+    const { folder } = await packed(job.alertId);
+    expect((await verify(folder)).stdout).toMatch(/^OK: .*timestamp .* by /);
+    // A stamped bag delivered again is left as it is: no request, no write.
+    expect(await rerun(parsed)).toMatchObject({ kind: "already-stored" });
+    expect(tsa.requestCount()).toBe(asked + 1);
   });
 });

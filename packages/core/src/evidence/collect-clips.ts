@@ -10,17 +10,17 @@ type ManifestClip = CurrentManifest["clips"][number];
 
 /**
  * Every clip of the recorded span, per channel the device has and per playback segment, streamed
- * into the store under `data/`. A clip already stored (a crash after it) is reused with the request
- * time its metadata kept.
+ * into the store under `data/`; and the channels asked for that the device does not have. A clip
+ * already stored (a crash after it) is reused with the request time its metadata kept.
  */
 export async function collectClips(
   job: EvidenceJob,
   prefix: string,
   recordedSpan: { startMs: number; endMs: number },
-  channels: readonly number[],
   settings: Pick<EvidenceSettings, "utcOffsetMinutes">,
   deps: EvidenceDependencies,
-): Promise<ManifestClip[]> {
+): Promise<{ clips: ManifestClip[]; skipped: number[] }> {
+  const { channels, skipped } = await channelsOnDevice(job, deps);
   const segments = playbackSegments(recordedSpan);
   const clips: ManifestClip[] = [];
   for (const channel of channels) {
@@ -57,7 +57,7 @@ export async function collectClips(
       });
     }
   }
-  return clips;
+  return { clips, skipped };
 }
 
 /** Downloads one clip into the store, reporting progress when someone listens. */
@@ -97,7 +97,7 @@ async function fetchClip(
  * one-camera device answers 400 for channel 2. The channel count comes from the device list; when
  * that cannot be read, every requested channel is tried.
  */
-export async function channelsOnDevice(
+async function channelsOnDevice(
   job: EvidenceJob,
   deps: Pick<EvidenceDependencies, "client">,
 ): Promise<{ channels: number[]; skipped: number[] }> {

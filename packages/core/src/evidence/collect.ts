@@ -7,7 +7,7 @@ import type { JobQueue } from "../queue/ports.js";
 import { evidenceAnnouncement } from "./announcement.js";
 import { BAG_FILES } from "./bag/bag-layout.js";
 import { type SettledSet, writeClaimPack } from "./claim-pack.js";
-import { channelsOnDevice, collectClips } from "./collect-clips.js";
+import { collectClips } from "./collect-clips.js";
 import { type EvidenceJob, jobIds } from "./job.js";
 import { eventKey, evidencePrefix, manifestKey } from "./layout.js";
 import { type CurrentManifest, type EvidenceManifest, listedKeys } from "./manifest.js";
@@ -110,12 +110,9 @@ export async function collectEvidence(
   }
 
   // Given up on video, the bag still holds the event, the track and a report saying why there is none.
-  const { channels, skipped } = recorded.recordedSpan
-    ? await channelsOnDevice(job, deps)
-    : { channels: [], skipped: [] };
-  const clips = recorded.recordedSpan
-    ? await collectClips(job, prefix, recorded.recordedSpan, channels, settings, deps)
-    : [];
+  const { clips, skipped } = recorded.recordedSpan
+    ? await collectClips(job, prefix, recorded.recordedSpan, settings, deps)
+    : { clips: [], skipped: [] };
   // After the clips, so that a retried download does not ask for the track again, and the track
   // has had the longest time to reach the service.
   const { track, speed, geojson } = await collectTrack(job, window, prefix, settings.track, deps);

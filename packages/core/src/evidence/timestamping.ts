@@ -39,22 +39,20 @@ export async function stampClaimPack(
   deps: TimestampDependencies,
 ): Promise<TimestampOutcomeKind> {
   if (!tsa) return "off";
+  const tokenKey = `${prefix}${BAG_FILES.timestampToken}`;
+  // The page is written before the token it describes: a stored token means its page is there
+  // too, and a replay of a stamped bag changes nothing (each rewrite would be one more locked version).
+  if (await deps.store.readObject(tokenKey)) return "already";
   // Loaded on use: pkijs and asn1js are a third of the function's bundle and 13 MiB of its memory,
   // which a stage without a TSA never needs (bundles are split: infra/functions.ts).
-  const { requestTimestamp, verifyTimestampResponse } = await import("./timestamp/index.js");
+  const { requestTimestamp } = await import("./timestamp/index.js");
   const ids = jobIds(job);
-  const tokenKey = `${prefix}${BAG_FILES.timestampToken}`;
-  const stored = await deps.store.readObject(tokenKey);
-  if (stored) {
-    // The page is written after the token: a crash between the two leaves the page to write again.
-    const { facts } = await verifyTimestampResponse(stored, tagManifest);
-    if (facts) await putPage(prefix, { status: "stamped", facts }, deps);
-    return "already";
-  }
   const outcome = await requestTimestamp(tagManifest, tsa);
   if (outcome.ok) {
-    await deps.store.putObject(tokenKey, outcome.response, "application/timestamp-reply");
+    // A crash between the two leaves a page without its token: the job comes back, asks for a new
+    // token and writes both again.
     await putPage(prefix, { status: "stamped", facts: outcome.facts }, deps);
+    await deps.store.putObject(tokenKey, outcome.response, "application/timestamp-reply");
     deps.observer.observe({
       type: "evidence-timestamped",
       ...ids,
