@@ -33,7 +33,7 @@ export async function Pipeline({ stack, app }: StackContext) {
   const incidentApi = buildIncidentApi(stack, config);
   const base = buildFunctionBase(stack, config, storage, alerting, queues, incidentApi.publicBaseUrl);
   const { poller, confirm, linkSecret } = buildPolling(stack, config, base, storage, alerting, queues);
-  const evidence = buildEvidence(stack, config, base, storage, alerting, queues);
+  const evidence = buildEvidence(stack, config, base, storage, alerting, queues, linkSecret);
   const incident = buildIncidentFunction(stack, config, base, storage, incidentApi);
   const { escalationTopic, escalate } = buildEscalation(
     stack,

@@ -1,4 +1,5 @@
 import type { Stack } from "aws-cdk-lib";
+import type { Config } from "sst/constructs";
 import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import type { Function as SstFunction } from "sst/constructs";
 import { EVIDENCE_MAX_RECEIVES } from "../packages/core/src/evidence/queue-policy.js";
@@ -16,8 +17,11 @@ export function buildEvidence(
   { table, evidenceBucket, stagingBucket }: Storage,
   alerting: Alerting,
   { evidenceQueue }: Pick<Queues, "evidenceQueue">,
+  /** SHARE_LINK_SECRET: the evidence message carries the alert's link, its token derived again. */
+  linkSecret: Config.Secret,
 ): SstFunction {
   const evidence = pipelineFunction(stack, "Evidence", base, {
+    bind: [...(base.common.bind ?? []), linkSecret],
     handler: "packages/functions/src/evidence.handler",
     timeout: EVIDENCE_TIMEOUT.toSeconds(),
     // A 30-minute clip streams through in 135-150 MiB at its peak (npm run bench); 512 MB buys the CPU

@@ -41,7 +41,8 @@ export function buildPolling(
 ): Polling {
   // Derives each alert's link token from its id (packages/core/src/share/token.ts), so no token is
   // stored: `npx sst secrets set SHARE_LINK_SECRET <32+ random characters>`. Only the functions that
-  // send alerts read it: these two, and the escalate function (infra/escalation.ts).
+  // send messages about an alert read it: these two, the evidence function (infra/evidence.ts) and
+  // the escalate function (infra/escalation.ts).
   const linkSecret = new Config.Secret(stack, "SHARE_LINK_SECRET");
   const bind = [...(base.common.bind ?? []), linkSecret];
   const poller = pipelineFunction(stack, "Poller", base, {

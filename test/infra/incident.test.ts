@@ -104,8 +104,8 @@ describe("the incident API", () => {
 });
 
 describe("the alert link secret", () => {
-  it("is read from SSM by the functions that send alerts alone: poller, Offline confirmation, escalation", () => {
-    for (const id of [/^Poller/, /^Confirm/, /^Escalate/]) {
+  it("is read from SSM by the functions that send messages about alerts alone: poller, Offline confirmation, evidence, escalation", () => {
+    for (const id of [/^Poller/, /^Confirm/, /^Evidence/, /^Escalate/]) {
       expect(fn(id).Environment.Variables).toMatchObject({
         SST_Secret_value_SHARE_LINK_SECRET: "__FETCH_FROM_SSM__",
       });
@@ -113,8 +113,7 @@ describe("the alert link secret", () => {
       const ssm = statementsOf(role).filter(({ actions }) => actions.includes("ssm:GetParameters"));
       expect(JSON.stringify(ssm.map(({ resource }) => resource))).toMatch(/Secret\/SHARE_LINK_SECRET\/value/);
     }
-    for (const id of [/^Evidence/, /^Incident/])
-      expect(fn(id).Environment.Variables).not.toHaveProperty("SST_Secret_value_SHARE_LINK_SECRET");
+    expect(fn(/^Incident/).Environment.Variables).not.toHaveProperty("SST_Secret_value_SHARE_LINK_SECRET");
   });
 });
 

@@ -315,7 +315,7 @@ describe("least privilege", () => {
   });
 
   it("gives the evidence function object actions on the evidence prefix only", () => {
-    expect(withoutSecrets(/^EvidenceServiceRoleDefaultPolicy/, { linkSecret: false })).toEqual([
+    expect(withoutSecrets(/^EvidenceServiceRoleDefaultPolicy/)).toEqual([
       { actions: consume, resource: queueArn(/^EvidenceQueue/), effect: "Allow" },
       { actions: ["dynamodb:GetItem", "dynamodb:UpdateItem"], resource: table(), effect: "Allow" },
       { actions: ["sns:Publish"], resource: topic(), effect: "Allow" },

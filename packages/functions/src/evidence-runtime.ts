@@ -2,11 +2,12 @@ import { S3Client } from "@aws-sdk/client-s3";
 import { SNSClient } from "@aws-sdk/client-sns";
 import { SQSClient } from "@aws-sdk/client-sqs";
 import type { StructuredLogger } from "@fleet-alerts/core";
-import { AlertStore, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
+import { AlertStore, incidentLink, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
 import { type EvidenceConfig, evidenceEnvSchema, parseEnv } from "@fleet-alerts/core/config";
 import type { DeviceCloudClient } from "@fleet-alerts/core/devicecloud";
 import { S3EvidenceStore, type TrackSettings } from "@fleet-alerts/core/evidence";
 import { SqsSender } from "@fleet-alerts/core/queue";
+import { derivedShareToken } from "@fleet-alerts/core/share";
 import { logger, logObserver } from "./observability.js";
 import { awsClientConfig, deviceCloudClients, type RuntimeOverrides, tableRef } from "./runtime.js";
 
@@ -55,6 +56,10 @@ export function buildEvidenceRuntime(
       observer: overrides.observer ?? logObserver(log),
       now: overrides.now ?? Date.now,
       ...(overrides.evidenceProgress && { progress: overrides.evidenceProgress }),
+      ...(config.PUBLIC_BASE_URL &&
+        config.SHARE_LINK_SECRET && {
+          incidentLink: linksFrom(config.PUBLIC_BASE_URL, config.SHARE_LINK_SECRET),
+        }),
     },
   };
 }
@@ -75,4 +80,9 @@ function evidenceAccounts(
       },
     ]),
   );
+}
+
+/** An alert's incident page, its token derived from the alert id as its own messages' link was. */
+function linksFrom(baseUrl: string, secret: string) {
+  return (alertId: string) => incidentLink(baseUrl, derivedShareToken(secret, alertId).token);
 }

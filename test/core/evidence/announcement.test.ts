@@ -1,4 +1,5 @@
 import { type EvidenceManifest, evidenceAnnouncement, evidenceJobSchema } from "@fleet-alerts/core/evidence";
+import { MAX_PUBLIC_BASE_URL_LENGTH } from "@fleet-alerts/core/alerts";
 import { describe, expect, it } from "vitest";
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
@@ -102,5 +103,29 @@ describe("evidence announcement: subject and SMS limits, as for alerts", () => {
     expect(message.subject).toHaveLength(99);
     expect(message.sms).toBe(`Evidence ready: ${"V".repeat(116)}... event 1000123, 2 clip(s)`);
     expect(message.sms).toHaveLength(160);
+  });
+});
+
+describe("evidence announcement: the alert's incident link", () => {
+  // The longest base URL a stage may set (alerts/incident-link.ts), and a 22-character token.
+  const link = `https://${"x".repeat(MAX_PUBLIC_BASE_URL_LENGTH - "https://".length)}/i/${"T".repeat(22)}`;
+
+  for (const outcome of outcomes) {
+    it(`ends the SMS with the whole link and puts it in the email when ${outcome.status}`, () => {
+      const message = evidenceAnnouncement(jobFor("V".repeat(128)), outcome, link);
+      expect(message.sms.length).toBeLessThanOrEqual(160);
+      expect(message.sms.endsWith(` ${link}`)).toBe(true);
+      expect(message.sms).toMatch(/^Evidence (ready|unavailable): V+\.\.\. event 1000123/);
+      expect(message.email).toContain(`Open the incident (video, hashes, acknowledge): ${link}\n`);
+      // Machine subscribers get ids, never access.
+      expect(message.default).not.toContain(link);
+      expect(message.subject).not.toContain(link);
+    });
+  }
+
+  it("leaves the messages without a link as they were", () => {
+    const message = evidenceAnnouncement(jobFor("0012345678"), stored);
+    expect(message.email).not.toContain("/i/");
+    expect(message.sms).toBe("Evidence ready: 0012345678 event 1000123, 2 clip(s)");
   });
 });

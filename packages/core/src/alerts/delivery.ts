@@ -145,6 +145,7 @@ export async function queueEvidence(
         attempt: 0,
         ...publishedBody(record),
         timestampAttempt: 0,
+        incidentLink: hasLinkSlot(record.message as AlertMessage),
       };
       return { body: JSON.stringify(job) };
     }),

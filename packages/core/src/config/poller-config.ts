@@ -127,6 +127,9 @@ export const evidenceEnvSchema = z.object({
   /** Set by Lambda: with the function's name, the chain of custody's "which function". */
   AWS_LAMBDA_FUNCTION_NAME: z.string().optional(),
   AWS_LAMBDA_FUNCTION_VERSION: z.string().optional(),
+  /** With the secret: the evidence message carries the alert's incident link, as the alert did. */
+  PUBLIC_BASE_URL: linkBaseUrlSchema.optional(),
+  SHARE_LINK_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
 });
 export type EvidenceConfig = z.output<typeof evidenceEnvSchema>;
 

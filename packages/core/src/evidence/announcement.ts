@@ -10,13 +10,16 @@ import type { EvidenceManifest } from "./manifest.js";
  * The "evidence ready" (or "unavailable") message to the alerts topic. Its `kind` attribute is
  * `evidence`, so that a subscriber (an insurer's queue) can filter for it, and alert subscribers
  * can filter it out. Subject and SMS name the device in the alphabets and within the limits of an
- * alert's, so that they reach the same subscribers as safely.
+ * alert's, so that they reach the same subscribers as safely. With the alert's incident `link`,
+ * email and SMS end with it as the alert's own did (the SMS's text cut to leave it whole); the JSON
+ * body never holds it, as an alert's does not: machine subscribers get ids, not access.
  */
 export function evidenceAnnouncement(
   job: EvidenceJob,
   outcome:
     | { status: "stored"; bucket: string; manifestKey: string; manifest: EvidenceManifest }
     | { status: "unavailable" },
+  link?: string,
 ): AlertMessage {
   const attributes = stringAttributes({
     kind: "evidence",
@@ -29,12 +32,17 @@ export function evidenceAnnouncement(
   });
   const what = `device ${singleLine(job.deviceid)}, event ${job.serialno} (${job.eventtime})`;
   const event = ` event ${job.serialno}`;
+  const linkLine =
+    link === undefined
+      ? ""
+      : `\nOpen the incident (video, hashes, acknowledge): ${link}\nThe link is for your team: anyone who has it can open this alert until it expires.\n`;
+  const sms = (head: string, tail: string) => smsLine(head, job.deviceid, tail, link);
   if (outcome.status === "unavailable") {
     const text = `No video evidence could be fetched for ${what}: the device has not recorded or uploaded those minutes.`;
     return {
       subject: subjectLine("Evidence unavailable - ", job.deviceid),
-      email: `${text}\n\nAlert: ${job.alertId}\n`,
-      sms: smsLine("Evidence unavailable: ", job.deviceid, event),
+      email: `${text}\n${linkLine}\nAlert: ${job.alertId}\n`,
+      sms: sms("Evidence unavailable: ", event),
       default: JSON.stringify({
         kind: "evidence",
         status: "unavailable",
@@ -61,8 +69,8 @@ export function evidenceAnnouncement(
       : "";
   return {
     subject: subjectLine("Evidence ready - ", job.deviceid, event),
-    email: `Video evidence is stored for ${what}.\n\nManifest: s3://${outcome.bucket}/${outcome.manifestKey}\nClips:\n${lines.join("\n")}\n${partial}${claimPack}\nAlert: ${job.alertId}\n`,
-    sms: smsLine("Evidence ready: ", job.deviceid, `${event}, ${manifest.clips.length} clip(s)`),
+    email: `Video evidence is stored for ${what}.\n\nManifest: s3://${outcome.bucket}/${outcome.manifestKey}\nClips:\n${lines.join("\n")}\n${partial}${claimPack}${linkLine}\nAlert: ${job.alertId}\n`,
+    sms: sms("Evidence ready: ", `${event}, ${manifest.clips.length} clip(s)`),
     default: JSON.stringify({
       kind: "evidence",
       status: "stored",
@@ -83,7 +91,9 @@ function subjectLine(head: string, deviceid: string, tail = ""): string {
   return fitLine({ head, name: toAscii(deviceid), tail }, SNS_MAX_SUBJECT_LENGTH);
 }
 
-/** One GSM-7 SMS segment; only the device id is cut. */
-function smsLine(head: string, deviceid: string, tail: string): string {
-  return fitLine({ head, name: toGsm(deviceid), tail }, SMS_SEGMENT_LENGTH);
+/** One GSM-7 SMS segment, ending with the link if any; only the device id is cut, never the link. */
+function smsLine(head: string, deviceid: string, tail: string, link?: string): string {
+  const parts = { head, name: toGsm(deviceid), tail };
+  if (link === undefined) return fitLine(parts, SMS_SEGMENT_LENGTH);
+  return `${fitLine(parts, SMS_SEGMENT_LENGTH - 1 - link.length)} ${link}`;
 }

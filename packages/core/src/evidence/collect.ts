@@ -52,6 +52,11 @@ export interface EvidenceDependencies {
   now: () => number;
   /** Told how a download is going (the local mode shows it); `totalBytes` when the service said. */
   progress?: (download: { key: string; bytes: number; totalBytes?: number }) => void;
+  /**
+   * The incident page of an alert, its token derived from the alert id as the alert's own link's
+   * was (never stored); unset where the function has no SHARE_LINK_SECRET or no PUBLIC_BASE_URL.
+   */
+  incidentLink?: (alertId: string) => string;
 }
 
 export type EvidenceOutcome =
@@ -224,6 +229,8 @@ async function finish(
     evidenceAnnouncement(
       job,
       status === "unavailable" ? { status } : { status, bucket: settings.evidenceBucket, ...stored },
+      // Only for an alert whose messages carried the link: its grant exists, so the link opens.
+      job.incidentLink ? deps.incidentLink?.(job.alertId) : undefined,
     ),
   );
 }

@@ -28,6 +28,11 @@ export const evidenceJobSchema = z.object({
   alert: alertBodySchema.optional(),
   /** Re-sends of this job to ask the Time-Stamp Authority again, the bag being stored. */
   timestampAttempt: z.number().int().nonnegative().default(0),
+  /**
+   * The alert went out with a link to its incident page (its grant is written), so the evidence
+   * message may carry the same link. Jobs queued before links have none: no link is made up.
+   */
+  incidentLink: z.boolean().default(false),
 });
 export type EvidenceJob = z.output<typeof evidenceJobSchema>;
 export type EvidenceJobInput = z.input<typeof evidenceJobSchema>;

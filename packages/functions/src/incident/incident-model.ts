@@ -91,6 +91,7 @@ function jobOf(record: AlertRecord, body: AlertBody | undefined, manifest: Curre
     event: { ...manifest.event, appdevid: record.appdevid },
     attempt: 0,
     timestampAttempt: 0,
+    incidentLink: false,
     ...(body && { alert: body }),
   };
 }
