@@ -16,6 +16,8 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // No share-link token may show in the run's output: each file's is watched.
+    setupFiles: ["test/support/token-free-output.ts"],
     projects: [
       {
         extends: true,

@@ -1,15 +1,17 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
+import { Logger } from "@aws-lambda-powertools/logger";
 import { GetObjectCommand } from "@aws-sdk/client-s3";
 import { DeleteMessageBatchCommand, GetQueueAttributesCommand, type Message } from "@aws-sdk/client-sqs";
 import type { Observation } from "@fleet-alerts/core";
 import type { CurrentManifest } from "@fleet-alerts/core/evidence";
 import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";
 import type { Browser, BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createEscalateHandler } from "../../../packages/functions/src/escalate.js";
 import { createEvidenceHandler } from "../../../packages/functions/src/evidence.js";
 import { type IncidentServer, serveIncidentApp } from "../../../packages/functions/src/incident-server.js";
+import { logObserver } from "../../../packages/functions/src/observability.js";
 import { createPollHandler } from "../../../packages/functions/src/poll.js";
 import { CONTEXT, receive } from "../../../packages/local/src/delivery.js";
 import { sqsEvent } from "../../../packages/local/src/sqs-event.js";
@@ -45,8 +47,25 @@ let escalate: typeof evidence;
 let inbox: Pick<Pipeline["emulators"], "readInbox">;
 let levels: { read: Pipeline["emulators"]["readInbox"] }[];
 const observations: Observation[] = [];
+// Everything the handlers and the app log, at debug level, as Lambda would get it; and every link
+// any message carried. No line may hold a link's token.
+const printed: string[] = [];
+const linksSent = new Set<string>();
 
 beforeAll(async () => {
+  for (const stream of [process.stdout, process.stderr])
+    vi.spyOn(stream, "write").mockImplementation((chunk: string | Uint8Array) => {
+      printed.push(String(chunk));
+      return true;
+    });
+  const log = new Logger({ serviceName: "fleet-alerts", logLevel: "DEBUG" });
+  const lambdaObserver = logObserver(log);
+  const observer = {
+    observe(observation: Observation) {
+      observations.push(observation);
+      lambdaObserver.observe(observation);
+    },
+  };
   pipeline = await startPipeline({
     rules: RULES,
     // Small clips (a minute is about 1 MB); the clock at the real time, so "recorded" means what it would.
@@ -57,16 +76,20 @@ beforeAll(async () => {
   levels = await Promise.all(
     ["1", "2"].map((level) => emulators.subscribeQueue({ level: [level] }, emulators.escalationTopicArn)),
   );
-  server = await serveIncidentApp((baseUrl) => ({
-    ...pipeline.env,
-    PUBLIC_BASE_URL: baseUrl,
-    INCIDENT_FORM_SECRET: randomBytes(24).toString("base64url"),
-  }));
+  server = await serveIncidentApp(
+    (baseUrl) => ({
+      ...pipeline.env,
+      PUBLIC_BASE_URL: baseUrl,
+      INCIDENT_FORM_SECRET: randomBytes(24).toString("base64url"),
+    }),
+    { logger: log, observer },
+  );
   const startMs = simulator.control.now().getTime();
   const realStartMs = Date.now();
   now = () => startMs + (Date.now() - realStartMs) * SCALE;
   const overrides = {
-    observer: { observe: (observation: Observation) => void observations.push(observation) },
+    logger: log,
+    observer,
     now,
     timeScale: SCALE,
   };
@@ -82,6 +105,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 }, 60_000);
 afterAll(async () => {
+  vi.restoreAllMocks();
   await browser?.close();
   await server?.close();
   await pipeline?.close();
@@ -169,7 +193,12 @@ async function storedManifest(alertId: string): Promise<CurrentManifest> {
 }
 
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
-const linkIn = (text: string | undefined) => LINK.exec(text ?? "")?.[0];
+/** The incident link in a message's text, remembered as sent. */
+const linkIn = (text: string | undefined) => {
+  const link = LINK.exec(text ?? "")?.[0];
+  if (link !== undefined) linksSent.add(link);
+  return link;
+};
 const recordOf = (alertId: string) => {
   const [account, serialno, ruleId] = alertId.split(":") as [string, string, string];
   return pipeline
@@ -186,7 +215,8 @@ describe("a fleet manager opens an alert's link, watches its video and acknowled
     const { alertId, email } = await publishedCrash();
     const link = linkIn(email.bodies?.email);
     expect(link, "the email carries the incident link").toBeDefined();
-    expect(email.bodies?.sms).toContain(link);
+    // Links are compared, never printed: a failing assertion would show its values.
+    expect(email.bodies?.sms?.includes(link as string), "the SMS carries the link").toBe(true);
     expect(email.bodies?.sms?.length).toBeLessThanOrEqual(160);
 
     const context = await localContext();
@@ -202,7 +232,7 @@ describe("a fleet manager opens an alert's link, watches its video and acknowled
     await drain(pipeline.emulators.queues.evidence, evidence);
     const [ready] = await inbox.readInbox({ atLeast: 1 });
     expect(ready?.attributes.kind?.value).toBe("evidence");
-    expect(linkIn(ready?.bodies?.email)).toBe(link);
+    expect(linkIn(ready?.bodies?.email) === link, "the evidence email carries the alert's link").toBe(true);
     expect(ready?.bodies?.sms?.endsWith(` ${link}`)).toBe(true);
 
     await page.reload();
@@ -231,7 +261,7 @@ describe("a fleet manager opens an alert's link, watches its video and acknowled
     // Both levels come due on the virtual clock: nothing is sent, each is cancelled.
     await drain(pipeline.emulators.queues.escalation, escalate);
     const [first, second] = await Promise.all(levels.map((level) => level.read({ waitMs: 500 })));
-    expect([first, second]).toEqual([[], []]);
+    expect([first?.length, second?.length]).toEqual([0, 0]);
     expect(escalated(alertId)).toEqual([]);
     expect(
       observations.filter((o) => o.type === "escalation-cancelled" && o.alertId === alertId),
@@ -256,10 +286,27 @@ describe("an alert nobody acknowledges", () => {
 
     // The re-sent message links the same incident page, which opens.
     const link = linkIn(mine2[0]?.bodies?.email);
-    expect(link).toBe(linkIn(email.bodies?.email));
+    expect(link === linkIn(email.bodies?.email), "the escalation carries the alert's link").toBe(true);
     const context = await localContext();
     const response = await context.request.get(link as string);
     expect(response.status()).toBe(200);
     await context.close();
   }, 60_000);
+});
+
+describe("logs", () => {
+  // Last in this file: every line logged while the flows above ran.
+  it("log every step at debug level, and no line holds a token of any link sent", () => {
+    const lines = printed.join("").split("\n");
+    for (const type of ["alert-published", "evidence-stored", "alert-acknowledged", "alert-escalated"])
+      expect(
+        lines.some((line) => line.includes(`"message":"${type}"`)),
+        `${type} is logged`,
+      ).toBe(true);
+    expect(linksSent.size).toBe(2);
+    for (const link of linksSent) {
+      const token = link.slice(link.lastIndexOf("/") + 1);
+      expect(lines.filter((line) => line.includes(token)).length, "lines with a token").toBe(0);
+    }
+  });
 });
