@@ -68,6 +68,8 @@ export async function Pipeline({ stack, app }: StackContext) {
     EvidenceQueueUrl: queues.evidenceQueue.queueUrl,
     EscalationTopicArn: escalationTopic.topicArn,
     IncidentBaseUrl: incidentApi.publicBaseUrl,
+    // `fleet-alerts share create` caps --expires to this (SHARE_MAX_DAYS), with PUBLIC_BASE_URL above.
+    ShareMaxDays: String(config.shareMaxDays),
     // The DNS record of the custom domain points here (a CNAME or an alias).
     ...(incidentApi.domain && { IncidentDomainTarget: incidentApi.domain.regionalDomainName }),
   });

@@ -1,7 +1,6 @@
 import type { Stack } from "aws-cdk-lib";
-import type { Config } from "sst/constructs";
 import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
-import type { Function as SstFunction } from "sst/constructs";
+import type { Config, Function as SstFunction } from "sst/constructs";
 import { EVIDENCE_MAX_RECEIVES } from "../packages/core/src/evidence/queue-policy.js";
 import { type Alerting, grantPublishAlerts } from "./alerting.js";
 import { allow, EVIDENCE_TIMEOUT, type FunctionBase, pipelineFunction } from "./functions.js";

@@ -1,5 +1,5 @@
-import { type EvidenceManifest, evidenceAnnouncement, evidenceJobSchema } from "@fleet-alerts/core/evidence";
 import { MAX_PUBLIC_BASE_URL_LENGTH } from "@fleet-alerts/core/alerts";
+import { type EvidenceManifest, evidenceAnnouncement, evidenceJobSchema } from "@fleet-alerts/core/evidence";
 import { describe, expect, it } from "vitest";
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;

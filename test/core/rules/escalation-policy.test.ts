@@ -20,10 +20,10 @@ function problemsOf(escalate: unknown): string[] {
 
 describe("a rule's escalation policy", () => {
   it("reads durations as a person writes them", () => {
-    expect(["90s", "10m", "1h", "1h30m", "2m5s", "30s", "12h"].map(parseDurationSeconds)).toEqual([
-      90, 600, 3600, 5400, 125, 30, 43_200,
-    ]);
-    for (const text of ["", "10", "m", "10 m", "1.5h", "-10m", "10m1h", "10M", "1d"]) {
+    expect(
+      ["90s", "10m", "1h", "1h30m", "2m5s", "30s", "12h", "30d", "1d12h"].map(parseDurationSeconds),
+    ).toEqual([90, 600, 3600, 5400, 125, 30, 43_200, 2_592_000, 129_600]);
+    for (const text of ["", "10", "m", "10 m", "1.5h", "-10m", "10m1h", "1h1d", "10M", "1w"]) {
       expect(parseDurationSeconds(text), text).toBeUndefined();
     }
   });

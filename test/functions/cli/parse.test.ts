@@ -47,11 +47,12 @@ describe("command-line values", () => {
     expect(() => parseEventCodes("13,Overspeeed")).toThrow('unknown event code or name "Overspeeed"');
   });
 
-  it("reads durations in whole minutes, hours or days, and alert ids into their parts", () => {
+  it("reads durations of a minute or more as rules write them, and alert ids into their parts", () => {
     expect(parseDurationMs("90m")).toBe(90 * 60_000);
     expect(parseDurationMs("72h")).toBe(72 * 3_600_000);
     expect(parseDurationMs(" 30d ")).toBe(30 * 86_400_000);
-    for (const text of ["", "0m", "30", "1.5h", "2w", "-1d", "d", "99999999999999999d"])
+    expect(parseDurationMs("1d12h")).toBe(36 * 3_600_000);
+    for (const text of ["", "0m", "59s", "30", "1.5h", "2w", "-1d", "d", "99999999999999999d"])
       expect(() => parseDurationMs(text), text).toThrow(InvalidArgumentError);
     expect(parseAlertIdArgument("main:42:overspeed")).toEqual({
       account: "main",

@@ -127,7 +127,7 @@ describe("fleet-alerts share and audit", () => {
       expect(run).toMatchObject({ code: 1, stdout: "" });
     expect(badId.stderr).toContain('not an alert id: "main:7001"');
     expect(unknown.stderr).toContain(`fleet-alerts: no alert ${other} in ${emulators.tableName}`);
-    expect(badDuration.stderr).toContain("expected a duration such as 90m, 72h or 30d");
+    expect(badDuration.stderr).toContain("expected a duration of a minute or more, such as 90m, 72h or 30d");
     expect(noBase.stderr).toContain("--base-url <url>");
     expect(await shares.list(other, Date.now())).toEqual([]);
     expect((await cli(["audit", other])).stdout).toBe(`no accesses recorded for ${other}\n`);

@@ -1,22 +1,10 @@
 import * as z from "zod";
+import { parseDurationSeconds } from "./duration.js";
 
 // Shorter than 30 s nobody can react; longer than 12 h the alert is history, not an incident.
 const MIN_ESCALATION_SECONDS = 30;
 const MAX_ESCALATION_SECONDS = 12 * 3600;
 const MAX_ESCALATION_LEVELS = 3;
-
-const UNIT_SECONDS = { h: 3600, m: 60, s: 1 } as const;
-
-/** Hours, minutes and seconds in that order, each at most once: "90s", "10m", "1h", "1h30m". */
-const DURATION_PATTERN = /^(?=\d)(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/;
-
-/** A wait written as a person would ("10m"), as whole seconds; undefined when it is not one. */
-export function parseDurationSeconds(text: string): number | undefined {
-  const match = DURATION_PATTERN.exec(text);
-  if (!match) return undefined;
-  const [, hours = "0", minutes = "0", seconds = "0"] = match;
-  return Number(hours) * UNIT_SECONDS.h + Number(minutes) * UNIT_SECONDS.m + Number(seconds) * UNIT_SECONDS.s;
-}
 
 const escalationWaitSchema = z
   .string()

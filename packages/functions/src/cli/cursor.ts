@@ -1,9 +1,8 @@
-import { DynamoDBClient, ResourceNotFoundException } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { type CursorItem, CursorStore } from "@fleet-alerts/core/cursor";
-import { Command, Option } from "commander";
+import { Command } from "commander";
 import { CliError, parseSerial } from "./parse.js";
 import { ask } from "./prompt.js";
+import { onTable as onStageTable, tableOption } from "./table.js";
 
 interface TableOptions {
   table: string;
@@ -36,27 +35,13 @@ export function cursorCommand(): Command {
 
 function withTableOptions(command: Command): Command {
   return command
-    .addOption(new Option("--table <name>", "the stage's table").env("TABLE_NAME").makeOptionMandatory())
+    .addOption(tableOption())
     .option("--account <id>", "the account (its id in DEVICE_CLOUD_ACCOUNTS)", "main");
 }
 
-/** Runs `work` on the stage's table; a table that is not there is the operator's to fix, said plainly. */
-async function onTable<T>(options: TableOptions, work: (cursors: CursorStore) => Promise<T>): Promise<T> {
-  // Loaded on use: the runtime brings the SNS and SQS clients and Powertools along, which every
-  // other command would otherwise pay for at start.
-  const { awsClientConfig } = await import("../runtime.js");
-  const client = new DynamoDBClient(awsClientConfig(process.env, "DYNAMODB"));
-  try {
-    return await work(
-      new CursorStore({ documents: DynamoDBDocumentClient.from(client), tableName: options.table }),
-    );
-  } catch (error) {
-    if (error instanceof ResourceNotFoundException)
-      throw new CliError(`no table ${options.table} (check --table or TABLE_NAME, and the AWS region)`);
-    throw error;
-  } finally {
-    client.destroy();
-  }
+/** The account's cursors on the stage's table. */
+function onTable<T>(options: TableOptions, work: (cursors: CursorStore) => Promise<T>): Promise<T> {
+  return onStageTable(options.table, (table) => work(new CursorStore(table)));
 }
 
 function show(options: TableOptions): Promise<void> {

@@ -1,4 +1,5 @@
 import { eventCodeFromName } from "@fleet-alerts/core/devicecloud";
+import { parseDurationSeconds } from "@fleet-alerts/core/rules";
 import { type AlertRef, InvalidAlertIdError, parseAlertId } from "@fleet-alerts/core/share";
 import { InvalidArgumentError } from "commander";
 
@@ -86,17 +87,12 @@ export function parseEventCodes(text: string): number[] {
   });
 }
 
-const DURATION = /^(\d+)(m|h|d)$/;
-const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
-
-/** `90m`, `72h`, `30d`: a whole number of minutes, hours or days, at least one, in milliseconds. */
+/** `90m`, `72h`, `30d`, `1d12h`: a duration of at least a minute, in milliseconds. */
 export function parseDurationMs(text: string): number {
-  const match = DURATION.exec(text.trim());
-  const [, digits = "", unit = "m"] = match ?? [];
-  const ms = Number(digits) * UNIT_MS[unit as keyof typeof UNIT_MS];
-  if (!match || ms < 1 || !Number.isSafeInteger(ms))
-    throw new InvalidArgumentError("expected a duration such as 90m, 72h or 30d");
-  return ms;
+  const seconds = parseDurationSeconds(text.trim());
+  if (seconds === undefined || seconds < 60)
+    throw new InvalidArgumentError("expected a duration of a minute or more, such as 90m, 72h or 30d");
+  return seconds * 1000;
 }
 
 /** An alert id, `<account>:<serialno>:<ruleId>`, as its parts. */
