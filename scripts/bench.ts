@@ -10,6 +10,7 @@ import { measureColdStarts } from "./bench/cold-start.js";
 import { monthlyCost } from "./bench/cost.js";
 import { measureEvidence } from "./bench/evidence.js";
 import { synthesizeHandlers } from "./bench/handlers.js";
+import { measureIncidentPage } from "./bench/incident.js";
 import { measureLatency } from "./bench/latency.js";
 import { defaultRules, hundredRules, measureRuleEvaluation } from "./bench/rules.js";
 
@@ -121,6 +122,28 @@ try {
     `   apart: SMS ${cost.smsUsd.toFixed(2)} USD, storage ${cost.storageUsd.toFixed(2)} USD, CloudWatch ${cost.cloudWatchUsd.toFixed(2)} USD`,
   );
 
+  console.log(
+    "\n7. Incident page (the app alone in a process; dynalite and fauxqs in another; autocannon here, 10 connections)",
+  );
+  const incidentPage = await measureIncidentPage();
+  const { page, unknownToken } = incidentPage;
+  console.log(
+    `   GET /i/<token>, ${incidentPage.seconds} s after ${incidentPage.warmUpSeconds} s of warm-up: ${thousands(page.requests)} pages, ${page.requestsPerSecond} req/s   ${judge("Incident page", `${page.requestsPerSecond} req/s`, ">= 100 req/s", page.requestsPerSecond >= 100)}`,
+  );
+  console.log(
+    `   p50 ${page.p50Ms} ms, p99 ${page.p99Ms} ms, max ${page.maxMs} ms   ${judge("Incident page", `p99 ${page.p99Ms} ms`, "p99 <= 250 ms", page.p99Ms <= 250)}`,
+  );
+  console.log(
+    `   ${page.non2xx} non-2xx, ${page.errors} connection errors   ${judge("Incident page", `${page.non2xx + page.errors} pages not 200`, "every page 200", page.non2xx === 0 && page.errors === 0)}`,
+  );
+  console.log(
+    `   each page: ${page.appCpuMsPerResponse} ms of the app's CPU, ${thousands(page.bytes)} bytes, AWS requests ${JSON.stringify(page.awsRequestsPerResponse)}`,
+  );
+  const notFound = unknownToken.statuses["404"] ?? 0;
+  console.log(
+    `   unknown tokens (a new one each request): ${unknownToken.requestsPerSecond} req/s, p99 ${unknownToken.p99Ms} ms, ${unknownToken.appCpuMsPerResponse} ms of CPU and ${JSON.stringify(unknownToken.awsRequestsPerResponse)} each; ${thousands(notFound)} of ${thousands(unknownToken.requests)} answered 404   ${judge("Incident page", `${thousands(unknownToken.requests - notFound)} unknown not 404`, "every unknown token 404", notFound === unknownToken.requests && unknownToken.errors === 0)}`,
+  );
+
   const minutes = (performance.now() - began) / 60_000;
   console.log(`\nTargets (whole run ${minutes.toFixed(1)} min)`);
   for (const target of targets) {
@@ -142,6 +165,7 @@ try {
         evidence,
         coldStarts,
         cost,
+        incidentPage,
       },
       null,
       2,

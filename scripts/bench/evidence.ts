@@ -5,9 +5,9 @@ import { promisify } from "node:util";
 import { CreateBucketCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { AlertStore } from "@fleet-alerts/core/alerts";
 import { evidencePrefix, evidenceWindow } from "@fleet-alerts/core/evidence";
-import { type SimEvent, start } from "@fleet-alerts/simulator";
 import { type Emulators, startEmulators } from "../../packages/local/src/emulators.js";
 import { sqsEvent } from "../../packages/local/src/sqs-event.js";
+import { benchDevice, jobOf } from "./bench-device.js";
 import type { SynthesizedHandlers } from "./handlers.js";
 
 export interface EvidenceFigures {
@@ -169,47 +169,6 @@ export async function measureEvidence(handlers: SynthesizedHandlers): Promise<Ev
     await simulator.close();
     await emulators.close();
   }
-}
-
-/**
- * The benchmark's one device (the same seed always gives the same device and track), recording
- * from 20 minutes before `eventtime` to 20 after, with an event injected at `eventtime`.
- */
-async function benchDevice(clockStart: Date, eventtime: Date, bitrateBitsPerSecond: number) {
-  const simulator = await start({
-    seed: 5,
-    devices: 1,
-    historyHours: 2,
-    clock: { start: clockStart },
-    bitrateBitsPerSecond,
-  });
-  const deviceid = simulator.control.devices()[0]?.deviceid as string;
-  simulator.control.setRecording(
-    deviceid,
-    new Date(eventtime.getTime() - 20 * 60_000),
-    new Date(eventtime.getTime() + 20 * 60_000),
-    1,
-  );
-  const event = simulator.control.injectEvent({ appdevid: 16, deviceid, eventtime });
-  return { simulator, deviceid, event };
-}
-
-/** An evidence job of one channel around a simulated event, `halfSeconds` either side. */
-function jobOf(event: SimEvent, halfSeconds: number) {
-  return {
-    version: 1,
-    alertId: `main:${event.serialno}:shock`,
-    account: "main",
-    ruleId: "shock",
-    deviceid: event.deviceid,
-    serialno: event.serialno.toString(),
-    eventtime: event.eventtime,
-    channels: [1],
-    secondsBefore: halfSeconds,
-    secondsAfter: halfSeconds,
-    severity: "critical",
-    event: { ...event, serialno: event.serialno.toString() },
-  };
 }
 
 /** The claim pack written again around a stored set, in a process of its own (bag-only.ts), 10 times. */
