@@ -130,6 +130,19 @@ describe("the incident page with its real adapters", () => {
     await context.close();
   }, 60_000);
 
+  it("reads a settled set once per container: a page seen again reads no object", async () => {
+    const context = await localContext();
+    const s3Gets = async () => (await harness.emulators.requestCounts())["S3 GET"] ?? 0;
+    const atStart = await s3Gets();
+    expect((await context.request.get(`${origin}/i/${b.token}`)).status()).toBe(200);
+    const afterFirst = await s3Gets();
+    expect(afterFirst - atStart).toBe(2); // the custody record and the track
+    const again = await context.request.get(`${origin}/i/${b.token}`);
+    expect(await again.text()).toContain(b.manifest.clips[0]?.sha256);
+    expect(await s3Gets()).toBe(afterFirst);
+    await context.close();
+  });
+
   it("links the claim pack's report, presigned", async () => {
     const context = await localContext();
     const pack = await context.request.get(`${origin}/i/${a.token}/pack`, { maxRedirects: 0 });

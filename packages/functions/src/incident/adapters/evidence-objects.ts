@@ -7,12 +7,19 @@ import type { StoredEvidence } from "../incident-model.js";
 // The ceiling: long enough to start a clip on a slow phone, short enough that a copied URL dies soon.
 const PRESIGN_SECONDS = 15 * 60;
 const MANIFEST_NAME = BAG_FILES.custodyRecord;
+// A settled set never changes: the record lists its custody record only once the set is settled,
+// and its objects are written once under S3 Object Lock (infra/storage.ts). So a container keeps the
+// sets it has read, by custody-record key, and a page seen again reads no object: the two GETs were
+// about a third of a page's CPU (npm run bench). A set is a few kilobytes (the track's points).
+const SETS_KEPT = 100;
 
 /**
  * The evidence bucket as the incident page reads it: an alert's custody record and track, and
  * presigned GETs. Every key comes from the alert's own record or manifest, never from a request.
  */
 export class EvidenceObjects {
+  readonly #settled = new Map<string, StoredEvidence>();
+
   constructor(
     private readonly s3: S3Client,
     private readonly bucket: string,
@@ -21,8 +28,20 @@ export class EvidenceObjects {
   /** The alert's stored set, or undefined while it has none (or one older than manifest v3). */
   async stored(record: AlertRecord): Promise<StoredEvidence | undefined> {
     const manifestKey = manifestKeyOf(record);
-    const text = manifestKey && (await this.#text(manifestKey));
-    if (!manifestKey || !text) return undefined;
+    if (!manifestKey) return undefined;
+    const kept = this.#settled.get(manifestKey);
+    // Most recently used last: the oldest is the first to go.
+    if (kept) this.#settled.delete(manifestKey);
+    const set = kept ?? (await this.#read(manifestKey));
+    if (!set) return undefined;
+    this.#settled.set(manifestKey, set);
+    if (this.#settled.size > SETS_KEPT) this.#settled.delete(this.#settled.keys().next().value as string);
+    return set;
+  }
+
+  async #read(manifestKey: string): Promise<StoredEvidence | undefined> {
+    const text = await this.#text(manifestKey);
+    if (!text) return undefined;
     const manifest = manifestSchema.parse(JSON.parse(text));
     // Sets stored before claim packs lack the custody fields the page and the pack are built from.
     if (manifest.version !== 3) return undefined;
