@@ -57,13 +57,36 @@ describe("observations in Lambda", () => {
         confirmedOfflineMinutes: null,
       },
       sms: "CRITICAL GSensor - F-LY 6711 (Elif Weber) 22 Nov 05:45 UTC, at 47.5061,8.5076",
+      link: "https://alerts.example.com/i/AAAAAAAAAAAAAAAAAAAAAA",
     };
     logObserver(logger).observe(observationSchema.parse(published));
     expect(lines).toEqual([
       { level: "info", message: "alert-published", attributes: { ...ids, severity: "critical" } },
     ]);
     const text = JSON.stringify(lines);
-    for (const personal of ["Elif", "47.5061", "F-LY"]) expect(text).not.toContain(personal);
+    for (const personal of ["Elif", "47.5061", "F-LY", "/i/"]) expect(text).not.toContain(personal);
+  });
+
+  it("log an alert's and an escalation's link nowhere: the token in it opens the alert", () => {
+    const { lines, logger } = recordingLogger();
+    const link = "https://alerts.example.com/i/AAAAAAAAAAAAAAAAAAAAAA";
+    const escalated: Observation = {
+      type: "alert-escalated",
+      ...ids,
+      level: 1,
+      levels: 2,
+      unacknowledgedSeconds: 600,
+      link,
+    };
+    logObserver(logger).observe(escalated);
+    expect(lines).toEqual([
+      {
+        level: "info",
+        message: "alert-escalated",
+        attributes: { ...ids, level: 1, levels: 2, unacknowledgedSeconds: 600 },
+      },
+    ]);
+    expect(JSON.stringify(lines)).not.toContain("/i/");
   });
 
   it.each<[Observation, string]>([

@@ -185,11 +185,12 @@ describe("the local mode's views", () => {
       level: 1,
       levels: 2,
       unacknowledgedSeconds: 600,
+      link: "http://127.0.0.1:4000/i/AAAAAAAAAAAAAAAAAAAAAA",
     };
     const cancelled: LocalLine = { type: "escalation-cancelled", ...crash, level: 2, reason: "acknowledged" };
     expect([acknowledged, escalated, cancelled].map((line) => humanView(line, totals, "t").print)).toEqual([
       "t acknowledged crash #1009 device 0011778082 at 2026-11-23T09:12:00.000Z (link tok-1)",
-      "t ESCALATED crash #1009 device 0011778082 to level 1 of 2: not acknowledged after 10 min",
+      "t ESCALATED crash #1009 device 0011778082 to level 1 of 2: not acknowledged after 10 min\n         Link: http://127.0.0.1:4000/i/AAAAAAAAAAAAAAAAAAAAAA",
       "t escalation-cancelled crash #1009 device 0011778082: level 2 not sent (acknowledged)",
     ]);
     for (const line of [acknowledged, escalated, cancelled]) {

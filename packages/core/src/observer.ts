@@ -70,6 +70,8 @@ export const observationSchema = z.discriminatedUnion("type", [
     levels: z.number(),
     /** How long the alert had gone unacknowledged when this level was sent. */
     unacknowledgedSeconds: z.number(),
+    /** The incident page's URL the escalation carried (it holds the token): never logged in Lambda. */
+    link: z.string().optional(),
   }),
   z.object({
     type: z.literal("escalation-cancelled"),

@@ -63,7 +63,7 @@ export function publishEscalationMetric(account: string): void {
 /**
  * In Lambda, each observation is one structured log line named by its type, with ids and
  * decisions only: the subscriber body of a published alert (driver, position) is personal data
- * and never logged, nor is its link (the token in it opens the alert).
+ * and never logged, nor is an alert's or an escalation's link (the token in it opens the alert).
  */
 export function logObserver(log: StructuredLogger = logger): Observer {
   return {
@@ -75,9 +75,15 @@ export function logObserver(log: StructuredLogger = logger): Observer {
 }
 
 function withoutPersonalData(observation: Observation): { type: string } & Record<string, unknown> {
-  if (observation.type !== "alert-published") return observation;
-  const { body: _body, sms: _sms, link: _link, ...ids } = observation;
-  return ids;
+  if (observation.type === "alert-published") {
+    const { body: _body, sms: _sms, link: _link, ...ids } = observation;
+    return ids;
+  }
+  if (observation.type === "alert-escalated") {
+    const { link: _link, ...ids } = observation;
+    return ids;
+  }
+  return observation;
 }
 
 function levelOf(observation: Observation): keyof StructuredLogger {

@@ -80,7 +80,7 @@ function observationText(observation: Exclude<Observation, { type: "poll-summary
     case "alert-acknowledged":
       return `acknowledged ${about(observation)} at ${observation.at}${observation.tokenId ? ` (link ${observation.tokenId})` : ""}`;
     case "alert-escalated":
-      return `ESCALATED ${about(observation)} to level ${observation.level} of ${observation.levels}: not acknowledged after ${formatDuration(observation.unacknowledgedSeconds)}`;
+      return `ESCALATED ${about(observation)} to level ${observation.level} of ${observation.levels}: not acknowledged after ${formatDuration(observation.unacknowledgedSeconds)}${linkLine(observation.link)}`;
     case "escalation-cancelled":
       return `escalation-cancelled ${about(observation)}: level ${observation.level} not sent (${observation.reason})`;
     case "gps-history-unavailable":
@@ -101,7 +101,12 @@ function alertText(alert: ObservationOf<"alert-published">): string {
     ? `${position.lat.toFixed(4)},${position.lng.toFixed(4)} (${position.source})`
     : "position unknown";
   const speed = speedKmh === null ? "speed unknown" : `${Math.round(speedKmh)} km/h`;
-  return `ALERT [${alert.severity}] ${alert.rule} #${alert.serialno} ${vehicleid || "unknown vehicle"} (${drivername || "no driver"}) at ${place}, ${speed}\n         SMS: ${alert.sms}${alert.link ? `\n         Link: ${alert.link}` : ""}`;
+  return `ALERT [${alert.severity}] ${alert.rule} #${alert.serialno} ${vehicleid || "unknown vehicle"} (${drivername || "no driver"}) at ${place}, ${speed}\n         SMS: ${alert.sms}${linkLine(alert.link)}`;
+}
+
+/** The incident page a message carried, on a line of its own under it: open it to acknowledge. */
+function linkLine(link: string | undefined): string {
+  return link ? `\n         Link: ${link}` : "";
 }
 
 /** Short enough for a narrow terminal: suppressed counts repeats and Offline alerts alike. */

@@ -24,6 +24,7 @@ describe("default rules", () => {
         cooldownSeconds: 60,
         staleAfterSeconds: SIX_HOURS,
         evidence: { channels: [1, 2], secondsBefore: 15, secondsAfter: 15 },
+        escalate: { afterSeconds: 600, levels: 2 },
       },
       {
         id: "offline",
@@ -51,7 +52,12 @@ describe("default rules", () => {
 
   it("pass validation again when written back as a rules file", () => {
     const asFile = {
-      rules: DEFAULT_RULES.map(({ eventCodes, ...rule }) => ({ ...rule, events: eventCodes })),
+      rules: DEFAULT_RULES.map(({ eventCodes, escalate, ...rule }) => ({
+        ...rule,
+        events: eventCodes,
+        // The file writes a wait as a person would; the rule holds it in seconds.
+        ...(escalate && { escalate: { after: `${escalate.afterSeconds}s`, levels: escalate.levels } }),
+      })),
     };
     expect(parseRules(asFile)).toEqual({ ok: true, rules: DEFAULT_RULES });
   });

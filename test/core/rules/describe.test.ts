@@ -5,7 +5,7 @@ describe("describeRule", () => {
   it("says what each default rule does on one line", () => {
     expect(DEFAULT_RULES.map(describeRule)).toEqual([
       "overspeed [warning] OverSpeed(13) all devices, cooldown 5 min, stale after 6 h, evidence ch1 -30 s/+30 s",
-      "gsensor [critical] GSensor(16) all devices, cooldown 1 min, stale after 6 h, evidence ch1+ch2 -15 s/+15 s",
+      "gsensor [critical] GSensor(16) all devices, cooldown 1 min, stale after 6 h, evidence ch1+ch2 -15 s/+15 s, escalate after 10 min per level, 2 levels",
       "offline [warning] Offline(3) all devices, after 10 min offline, cooldown 30 min, stale after 6 h",
       "disk-error [critical] DiskError(12) all devices, cooldown 1 h, stale after 6 h",
     ]);

@@ -1,4 +1,4 @@
-import { withLinkFilledOrDropped } from "../alerts/incident-link.js";
+import { splitTrailingLink, withLinkFilledOrDropped } from "../alerts/incident-link.js";
 import type { AlertPublisher } from "../alerts/ports.js";
 import type { AlertRecord } from "../alerts/record.js";
 import type { Observer } from "../observer.js";
@@ -117,7 +117,9 @@ async function escalate(record: AlertRecord, job: EscalationJob, deps: Escalatio
     );
   }
   await deps.escalations.markLevelSent(record, job.level);
-  deps.observer.observe({ type: "alert-escalated", ...idsOf(record), ...step });
+  // The SMS ends with the link whenever the message carries one (render/sms.ts).
+  const { link } = splitTrailingLink(message.sms);
+  deps.observer.observe({ type: "alert-escalated", ...idsOf(record), ...step, ...(link && { link }) });
   await scheduleNextLevel({ ...record, escalatedLevels: job.level, escalationsSent: job.level }, job, deps);
   return "escalated" as const;
 }

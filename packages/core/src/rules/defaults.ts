@@ -23,6 +23,9 @@ const defaultRulesFile = {
       cooldownSeconds: 60,
       staleAfterSeconds: SIX_HOURS,
       evidence: { channels: [1, 2], secondsBefore: 15, secondsAfter: 15 },
+      // A possible collision must reach someone: unacknowledged after 10 minutes, the on-call
+      // level hears of it, after 20 the level above (the stage's `escalation.levels`).
+      escalate: { after: "10m", levels: 2 },
     },
     {
       id: "offline",
