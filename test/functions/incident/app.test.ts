@@ -106,6 +106,21 @@ describe("the incident page", () => {
     expect((await app.request(`/i/${tokenB}/clips/0`)).status).toBe(404);
   });
 
+  it("says no video was asked for an alert whose rule wants none", async () => {
+    const { app, world } = setUp();
+    const token = newToken();
+    tokensMade.push(token);
+    const offline = alertRef("acme", 3003n, "offline");
+    world.share(token, offline);
+    world.addIncident(offline.alertId, storedIncident({ evidence: { status: "not-requested" } }));
+    const html = await (await app.request(`/i/${token}`)).text();
+    expect(html).toContain(
+      "Evidence: <strong>none</strong>. The rule that raised this alert asks for no video.",
+    );
+    expect(html).not.toContain("<video");
+    expect(html).not.toContain("claim pack");
+  });
+
   it("sets the security headers on the page, the redirects, the 404 and the refusals", async () => {
     const { app, tokenA, acknowledge } = setUp();
     const responses = [

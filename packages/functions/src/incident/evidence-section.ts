@@ -10,6 +10,9 @@ export function evidenceSection(incident: Incident, paths: ReturnType<typeof inc
     case "pending":
       body = `<p>Evidence: <strong>pending</strong>. The video is being fetched from the vehicle; open this link again later.</p>`;
       break;
+    case "not-requested":
+      body = `<p>Evidence: <strong>none</strong>. The rule that raised this alert asks for no video.</p>`;
+      break;
     case "unavailable":
       body = `<p>Evidence: <strong>unavailable</strong>. ${escapeHtml(evidence.reason)}</p>`;
       break;

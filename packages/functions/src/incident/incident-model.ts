@@ -103,7 +103,7 @@ function evidenceOf(
 ): IncidentEvidence {
   if (record.evidenceStatus === "failed")
     return { status: "unavailable", reason: "the evidence could not be stored" };
-  if (!evidence) return { status: "pending" };
+  if (!evidence) return record.evidence ? { status: "pending" } : { status: "not-requested" };
   const { manifest } = evidence;
   // A set given up on video is still stored (event, track, report): the page says why there is none.
   if (manifest.clips.length === 0)

@@ -78,6 +78,8 @@ export interface IncidentClip {
 
 export type IncidentEvidence =
   | { status: "pending" }
+  /** The alert's rule asks for no video (Offline, Disk error by default). */
+  | { status: "not-requested" }
   | { status: "stored"; clips: IncidentClip[]; storedAtMs: number }
   | { status: "unavailable"; reason: string };
 
