@@ -19,11 +19,14 @@ export function isClaimPackMessage(message: unknown): boolean {
   );
 }
 
+/** The staging bucket's folder of claim-pack zips; the functions' grants are limited to it (infra). */
+export const CLAIM_PACK_ZIPS = "packs/";
+
 /**
  * Where an alert's zip is kept: in the staging bucket, under `packs/` and the alert's evidence
  * prefix (from its own record, never from a request). The bucket's lifecycle removes it after a
  * day; a later download builds it again.
  */
 export function claimPackZipKey(evidencePrefix: string): string {
-  return `packs/${evidencePrefix}claim-pack.zip`;
+  return `${CLAIM_PACK_ZIPS}${evidencePrefix}claim-pack.zip`;
 }
