@@ -29,9 +29,7 @@ export function createEvidenceHandler(
       if (isClaimPackMessage(message)) {
         const pack = claimPackJobSchema.parse(message);
         logger.appendKeys({ alertId: pack.alertId });
-        const outcome = await buildClaimPackZip(pack, runtime.claimPacks);
-        logger.info("claim pack zip", { outcome });
-        return;
+        return buildClaimPackZip(pack, { ...runtime.claimPacks, observer: runtime.deps.observer });
       }
       const job = evidenceJobSchema.parse(message);
       const { account, alertId, serialno, deviceid } = job;

@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DeleteMessageCommand } from "@aws-sdk/client-sqs";
+import type { Observer } from "@fleet-alerts/core";
 import {
   bagFolderName,
   type ClaimPackJob,
@@ -179,14 +180,21 @@ describe("the incident page with its real adapters", () => {
     expect(jobs).toEqual([{ kind: "claim-pack", version: 1, alertId: a.alertId }]);
 
     // Delivered twice (SQS may): the second finds the zip and writes nothing.
-    expect(await harness.deliver(jobs)).toEqual([]);
+    const zipped: boolean[] = [];
+    const observer: Observer = {
+      observe: (observation) => {
+        if (observation.type === "claim-pack-zipped") zipped.push(observation.built);
+      },
+    };
+    expect(await harness.deliver(jobs, 1, harness.env, { observer })).toEqual([]);
     const writes = async () => {
       const counts = await harness.emulators.requestCounts();
       return (counts["S3 PUT"] ?? 0) + (counts["S3 POST"] ?? 0);
     };
     const afterFirst = await writes();
-    expect(await harness.deliver(jobs)).toEqual([]);
+    expect(await harness.deliver(jobs, 1, harness.env, { observer })).toEqual([]);
     expect(await writes()).toBe(afterFirst);
+    expect(zipped).toEqual([true, false]);
     expect(await harness.keysUnder(harness.emulators.stagingBucket, "packs/")).toEqual([
       claimPackZipKey(a.prefix),
     ]);

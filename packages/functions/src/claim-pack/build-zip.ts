@@ -1,5 +1,6 @@
 import type { S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
+import type { Observer } from "@fleet-alerts/core";
 import type { AlertRecord } from "@fleet-alerts/core/alerts";
 import { bagFolderName, type ClaimPackJob, claimPackZipKey, openS3Bag } from "@fleet-alerts/core/evidence";
 import { parseAlertId } from "@fleet-alerts/core/share";
@@ -12,6 +13,7 @@ export interface ClaimPackZipDeps {
   alerts: { get(account: string, serialno: bigint, ruleId: string): Promise<AlertRecord | undefined> };
   evidenceBucket: string;
   stagingBucket: string;
+  observer: Observer;
 }
 
 /**
@@ -21,16 +23,24 @@ export interface ClaimPackZipDeps {
  * never the zip. S3 shows the object only once the upload completes: no partial zip is ever served.
  * A zip already there is kept, so a job delivered twice, or asked for twice, builds one.
  */
-export async function buildClaimPackZip(
-  job: ClaimPackJob,
-  deps: ClaimPackZipDeps,
-): Promise<"built" | "exists"> {
+export async function buildClaimPackZip(job: ClaimPackJob, deps: ClaimPackZipDeps): Promise<void> {
   const { account, serialno, ruleId } = parseAlertId(job.alertId);
   const record = await deps.alerts.get(account, serialno, ruleId);
   if (!record) throw new NoBagError("unknown-alert", `no alert ${job.alertId}`);
   const prefix = bagPrefixOf(job.alertId, record);
   const key = claimPackZipKey(prefix);
-  if (await zipExists(deps.s3, deps.stagingBucket, key)) return "exists";
+  const zipped = (built: boolean) =>
+    deps.observer.observe({
+      type: "claim-pack-zipped",
+      account,
+      alertId: job.alertId,
+      serialno: serialno.toString(),
+      rule: ruleId,
+      deviceid: record.deviceid,
+      key,
+      built,
+    });
+  if (await zipExists(deps.s3, deps.stagingBucket, key)) return zipped(false);
   const source = await withBag(await openS3Bag(deps.s3, deps.evidenceBucket, prefix), job.alertId);
   try {
     await new Upload({
@@ -45,5 +55,5 @@ export async function buildClaimPackZip(
   } finally {
     await source.close();
   }
-  return "built";
+  zipped(true);
 }
