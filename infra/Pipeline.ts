@@ -34,7 +34,7 @@ export async function Pipeline({ stack, app }: StackContext) {
   const base = buildFunctionBase(stack, config, storage, alerting, queues, incidentApi.publicBaseUrl);
   const { poller, confirm, linkSecret } = buildPolling(stack, config, base, storage, alerting, queues);
   const evidence = buildEvidence(stack, config, base, storage, alerting, queues, linkSecret);
-  const incident = buildIncidentFunction(stack, config, base, storage, incidentApi);
+  const incident = buildIncidentFunction(stack, config, base, storage, queues, incidentApi);
   const { escalationTopic, escalate } = buildEscalation(
     stack,
     config,

@@ -6,7 +6,7 @@ import { type Alerting, grantPublishAlerts } from "./alerting.js";
 import { allow, EVIDENCE_TIMEOUT, type FunctionBase, pipelineFunction } from "./functions.js";
 import type { Queues } from "./queues.js";
 import type { StageConfig } from "./stage-config.js";
-import type { Storage } from "./storage.js";
+import { PACKS_LISTING, packObjects, type Storage } from "./storage.js";
 
 /** The evidence function: fetches the clips of an alert from the evidence queue into the bucket. */
 export function buildEvidence(
@@ -54,5 +54,9 @@ export function buildEvidence(
     ["s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload"],
     [stagingBucket.arnForObjects("evidence/*")],
   );
+  // Claim-pack jobs: the bag is read with the evidence grants above; the zip is streamed into
+  // packs/ (a multipart upload, aborted on failure), once: a listing says whether it is there.
+  allow(evidence, ["s3:ListBucket"], [stagingBucket.bucketArn], PACKS_LISTING);
+  allow(evidence, ["s3:GetObject", "s3:PutObject", "s3:AbortMultipartUpload"], [packObjects(stagingBucket)]);
   return evidence;
 }

@@ -6,8 +6,9 @@ import * as acm from "aws-cdk-lib/aws-certificatemanager";
 import * as logs from "aws-cdk-lib/aws-logs";
 import { Config, type Function as SstFunction } from "sst/constructs";
 import { allow, type FunctionBase, pipelineFunction } from "./functions.js";
+import type { Queues } from "./queues.js";
 import type { StageConfig } from "./stage-config.js";
-import type { Storage } from "./storage.js";
+import { PACKS_LISTING, packObjects, type Storage } from "./storage.js";
 
 export interface IncidentApi {
   api: apigwv2.HttpApi;
@@ -86,13 +87,15 @@ export function buildIncidentApi(stack: Stack, config: StageConfig): IncidentApi
 
 /**
  * The incident function and its routes. It reads and acknowledges alerts, keeps share links and
- * their audit items, and reads (and presigns) evidence objects: nothing else.
+ * their audit items, reads (and presigns) evidence objects and claim-pack zips, and asks the
+ * evidence function for a zip: nothing else.
  */
 export function buildIncidentFunction(
   stack: Stack,
   config: StageConfig,
   base: FunctionBase,
-  { table, evidenceBucket }: Pick<Storage, "table" | "evidenceBucket">,
+  { table, evidenceBucket, stagingBucket }: Pick<Storage, "table" | "evidenceBucket" | "stagingBucket">,
+  { evidenceQueue }: Pick<Queues, "evidenceQueue">,
   { api, publicBaseUrl }: IncidentApi,
 ): SstFunction {
   // Signs the acknowledgement form's CSRF token; read from SSM at run time, like the device-cloud
@@ -107,6 +110,8 @@ export function buildIncidentFunction(
     environment: {
       TABLE_NAME: table.tableName,
       EVIDENCE_BUCKET: evidenceBucket.bucketName,
+      EVIDENCE_STAGING_BUCKET: stagingBucket.bucketName,
+      EVIDENCE_QUEUE_URL: evidenceQueue.queueUrl,
       PUBLIC_BASE_URL: publicBaseUrl,
       FLEET_TIME_ZONE: config.fleetTimeZone,
       POWERTOOLS_SERVICE_NAME: base.common.environment.POWERTOOLS_SERVICE_NAME as string,
@@ -129,5 +134,10 @@ export function buildIncidentFunction(
   // Presigned clip URLs are signed with this role: they can reach no more than it can. The bucket is
   // S3-managed encrypted (infra/storage.ts), so no key grant.
   allow(incident, ["s3:GetObject"], [evidenceBucket.arnForObjects("evidence/*")]);
+  // Claim-pack zips: is one there (a listing of packs/ only), its download link, and a job asking
+  // the evidence function to build it. The queue is SQS-managed encrypted: no key grant.
+  allow(incident, ["s3:ListBucket"], [stagingBucket.bucketArn], PACKS_LISTING);
+  allow(incident, ["s3:GetObject"], [packObjects(stagingBucket)]);
+  allow(incident, ["sqs:SendMessage"], [evidenceQueue.queueArn]);
   return incident;
 }

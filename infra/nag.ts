@@ -42,6 +42,12 @@ export function suppressNagFindings(
           `Resource::<${arnOf(stagingBucket)}.Arn>/evidence/*`,
         ],
       },
+      {
+        id: "AwsSolutions-IAM5",
+        reason:
+          "Claim-pack zips under the staging bucket's packs/ prefix, one per alert, keyed by its evidence prefix.",
+        appliesTo: [`Resource::<${arnOf(stagingBucket)}.Arn>/packs/*`],
+      },
     ],
     true,
   );
@@ -53,6 +59,12 @@ export function suppressNagFindings(
         reason:
           "Reads (and presigns) evidence objects under the evidence/ prefix, whose keys are made at run time.",
         appliesTo: [`Resource::<${arnOf(evidenceBucket)}.Arn>/evidence/*`],
+      },
+      {
+        id: "AwsSolutions-IAM5",
+        reason:
+          "Reads (and presigns) the claim-pack zips under the staging bucket's packs/ prefix, keyed per alert.",
+        appliesTo: [`Resource::<${arnOf(stagingBucket)}.Arn>/packs/*`],
       },
     ],
     true,

@@ -1,6 +1,7 @@
 import { Duration, RemovalPolicy, type Stack } from "aws-cdk-lib";
 import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as s3 from "aws-cdk-lib/aws-s3";
+import { CLAIM_PACK_ZIPS } from "../packages/core/src/evidence/claim-pack-zip.js";
 import type { StageConfig } from "./stage-config.js";
 
 export interface Storage {
@@ -9,6 +10,11 @@ export interface Storage {
   evidenceBucket: s3.Bucket;
   stagingBucket: s3.Bucket;
 }
+
+/** The staging bucket's claim-pack zips (`claimPackZipKey`), for the grants of the functions that use them. */
+export const packObjects = (stagingBucket: s3.Bucket) => stagingBucket.arnForObjects(`${CLAIM_PACK_ZIPS}*`);
+/** ListBucket limited to listings of the zips: whether one is there, and nothing else of the bucket. */
+export const PACKS_LISTING = { StringLike: { "s3:prefix": [`${CLAIM_PACK_ZIPS}*`] } };
 
 /** Production stages keep their data when the stage is removed; others clean up after themselves. */
 export const removalPolicy = (config: StageConfig) =>
@@ -69,6 +75,9 @@ export function buildStorage(stack: Stack, config: StageConfig): Storage {
     enforceSSL: true,
     encryption: s3.BucketEncryption.S3_MANAGED,
     // Clips wait here only while they are verified; a crash leaves at most a day's leftovers.
+    // Claim-pack zips (packs/) go after a day too: a link lives up to 30 days, but a download of a
+    // zip that has gone builds it again in a minute, and zips kept for unused links would double
+    // the evidence's storage.
     lifecycleRules: [{ expiration: Duration.days(1), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
     removalPolicy: retain,
     autoDeleteObjects: !config.production,

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+import { GetObjectCommand } from "@aws-sdk/client-s3";
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { ignoreObservations } from "@fleet-alerts/core";
 import { SnsAlertPublisher } from "@fleet-alerts/core/alerts";
@@ -20,6 +21,7 @@ import {
 } from "@fleet-alerts/core/evidence";
 import { SqsSender } from "@fleet-alerts/core/queue";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openZipBag } from "../../packages/functions/src/claim-pack/zip-source.js";
 import { launchBrowser, openRecordedPage, reportAsShown } from "../support/browser.js";
 import { type EvidenceHarness, type JobOptions, startEvidenceHarness } from "../support/evidence-harness.js";
 import { type OpensslTsa, startOpensslTsa } from "../support/openssl-tsa.js";
@@ -105,10 +107,12 @@ const verify = (path: string) => fleetAlerts(["evidence", "verify", path, "--tsa
 describe("an alert's claim pack, as an insurer receives it", () => {
   let folder: string;
   let zip: string;
+  let alertId: string;
 
   beforeAll(async () => {
     const { job } = await harness.jobFor({ minutesAgo: 65, before: 30, after: 30, channels: [1, 2] });
     expect(await harness.deliver([job])).toEqual([]);
+    alertId = job.alertId;
     ({ folder, zip } = await packed(job.alertId));
   });
 
@@ -183,6 +187,29 @@ describe("an alert's claim pack, as an insurer receives it", () => {
       expect(result.code, result.stdout).toBe(0);
       expect(result.stdout).toMatch(/^OK: 4 payload files, .*, timestamp \d{4}-\d\d-\d\dT.* by .*Test TSA/);
     }
+  });
+
+  it("is the same bag, token included, when the evidence function zips it for the incident page", async () => {
+    expect(await harness.deliver([{ kind: "claim-pack", version: 1, alertId }])).toEqual([]);
+    const [key] = await harness.keysUnder(harness.emulators.stagingBucket, "packs/");
+    const object = await harness.emulators.clients.s3.send(
+      new GetObjectCommand({ Bucket: harness.emulators.stagingBucket, Key: key }),
+    );
+    expect(object.ContentType).toBe("application/zip");
+    const staged = join(dir, "staged.zip");
+    await writeFile(
+      staged,
+      await (object.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray(),
+    );
+    const [fromCli, fromFunction] = [await openZipBag(zip), await openZipBag(staged)];
+    expect(fromFunction.files.map((file) => [file.path, file.size])).toEqual(
+      fromCli.files.map((file) => [file.path, file.size]),
+    );
+    expect(fromFunction.files.map((file) => file.path)).toContain(BAG_FILES.timestampToken);
+    await Promise.all([fromCli.close(), fromFunction.close()]);
+    const result = await verify(staged);
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toMatch(/^OK: 4 payload files, .*, timestamp \d{4}-\d\d-\d\dT.* by .*Test TSA/);
   });
 
   it.each([

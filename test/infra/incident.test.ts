@@ -124,15 +124,19 @@ describe("the incident function", () => {
     expect(variables).toMatchObject({
       TABLE_NAME: { Ref: logicalId("AWS::DynamoDB::Table", /^Table/) },
       EVIDENCE_BUCKET: { Ref: logicalId("AWS::S3::Bucket", /^EvidenceBucket/) },
+      EVIDENCE_STAGING_BUCKET: { Ref: logicalId("AWS::S3::Bucket", /^StagingBucket/) },
+      EVIDENCE_QUEUE_URL: { Ref: logicalId("AWS::SQS::Queue", /^EvidenceQueue/) },
       PUBLIC_BASE_URL: "https://alerts.example.com",
       FLEET_TIME_ZONE: "Europe/Berlin",
       SST_Secret_value_INCIDENT_FORM_SECRET: "__FETCH_FROM_SSM__",
     });
-    // Nothing of the device cloud, the topics or the queues.
-    expect(Object.keys(variables).filter((name) => /DEVICE_CLOUD|TOPIC|QUEUE/.test(name))).toEqual([]);
+    // Nothing of the device cloud or the topics; of the queues, only the one that builds claim packs.
+    expect(Object.keys(variables).filter((name) => /DEVICE_CLOUD|TOPIC|QUEUE/.test(name))).toEqual([
+      "EVIDENCE_QUEUE_URL",
+    ]);
   });
 
-  it("may touch only share and account items, and only read evidence objects", () => {
+  it("may touch only share and account items, only read evidence objects and claim-pack zips, and ask for a zip", () => {
     const statements = statementsOf(/^IncidentServiceRoleDefaultPolicy/);
     const ssm = statements.filter(({ actions }) => actions.includes("ssm:GetParameters"));
     expect(ssm).toHaveLength(1);
@@ -148,6 +152,16 @@ describe("the incident function", () => {
         actions: ["s3:GetObject"],
         resource: { "Fn::Join": ["", [arn(logicalId("AWS::S3::Bucket", /^EvidenceBucket/)), "/evidence/*"]] },
       },
+      {
+        actions: ["s3:ListBucket"],
+        resource: arn(logicalId("AWS::S3::Bucket", /^StagingBucket/)),
+        condition: { StringLike: { "s3:prefix": ["packs/*"] } },
+      },
+      {
+        actions: ["s3:GetObject"],
+        resource: { "Fn::Join": ["", [arn(logicalId("AWS::S3::Bucket", /^StagingBucket/)), "/packs/*"]] },
+      },
+      { actions: ["sqs:SendMessage"], resource: arn(logicalId("AWS::SQS::Queue", /^EvidenceQueue/)) },
     ]);
   });
 });

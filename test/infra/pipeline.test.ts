@@ -32,12 +32,13 @@ const arn = (id: string) => ({ "Fn::GetAtt": [id, "Arn"] });
 function statementsOf(fn: RegExp) {
   const [, policy] = ofType("AWS::IAM::Policy").find(([id]) => fn.test(id)) ?? [];
   const document = policy?.Properties.PolicyDocument as {
-    Statement: { Action: string | string[]; Resource: unknown; Effect: string }[];
+    Statement: { Action: string | string[]; Resource: unknown; Effect: string; Condition?: unknown }[];
   };
   return document.Statement.map((statement) => ({
     actions: [statement.Action].flat(),
     resource: statement.Resource,
     effect: statement.Effect,
+    ...(statement.Condition !== undefined && { condition: statement.Condition }),
   }));
 }
 
@@ -155,7 +156,7 @@ describe("the evidence bucket", () => {
       expect(JSON.stringify(policy.Properties)).toContain('"aws:SecureTransport":"false"');
   });
 
-  it("stages clips in a bucket that forgets them within a day", () => {
+  it("stages clips and claim-pack zips in a bucket that forgets them within a day", () => {
     expect(json.Resources[logicalId("AWS::S3::Bucket", /^StagingBucket/)]?.Properties).toMatchObject({
       LifecycleConfiguration: {
         Rules: [
@@ -330,6 +331,18 @@ describe("least privilege", () => {
       {
         actions: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload"],
         resource: objects(/^StagingBucket/),
+        effect: "Allow",
+      },
+      // Claim-pack zips: listings of packs/ only, and its objects.
+      {
+        actions: ["s3:ListBucket"],
+        resource: arn(logicalId("AWS::S3::Bucket", /^StagingBucket/)),
+        effect: "Allow",
+        condition: { StringLike: { "s3:prefix": ["packs/*"] } },
+      },
+      {
+        actions: ["s3:GetObject", "s3:PutObject", "s3:AbortMultipartUpload"],
+        resource: { "Fn::Join": ["", [arn(logicalId("AWS::S3::Bucket", /^StagingBucket/)), "/packs/*"]] },
         effect: "Allow",
       },
     ]);

@@ -4,12 +4,53 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { bagFolderName, openFolderBag, verifyBag } from "@fleet-alerts/core/evidence";
+import { ShareStore } from "@fleet-alerts/core/share";
 import { describe, expect, it } from "vitest";
-import { startLocalPipeline } from "../../packages/local/src/pipeline.js";
+import { type LocalPipeline, startLocalPipeline } from "../../packages/local/src/pipeline.js";
 import type { LocalLine } from "../../packages/local/src/report.js";
 import { runScript } from "../support/run-script.js";
 
 const CODES: Record<string, number> = { overspeed: 13, gsensor: 16, offline: 3, "disk-error": 12 };
+
+/**
+ * The incident page's claim-pack download in local mode: the app asks, the local evidence function
+ * (the evidence queue delivered to the real handler) builds the zip, and the next request gets it.
+ */
+async function downloadsClaimPackZip(pipeline: LocalPipeline, shown: LocalLine[]): Promise<void> {
+  const stored = shown.find((line) => line.type === "evidence-stored");
+  const started = shown.find((line) => line.type === "started");
+  if (stored?.type !== "evidence-stored" || started?.type !== "started")
+    throw new Error("no evidence stored");
+  // The handlers live by the simulator's clock: the link is made and checked by it.
+  const nowMs = pipeline.simulator?.control.now().getTime() ?? Date.now();
+  const { documents } = pipeline.emulators.clients;
+  const share = await new ShareStore({ documents, tableName: pipeline.emulators.tableName }).create(
+    {
+      alertId: stored.alertId,
+      account: stored.account,
+      serialno: BigInt(stored.serialno),
+      ruleId: stored.rule,
+      scope: "view",
+      createdBy: "test",
+      expiresAtMs: nowMs + 30 * 86_400_000,
+    },
+    nowMs,
+  );
+  const pack = () => fetch(`${started.incident}/i/${share.token}/pack`, { redirect: "manual" });
+  expect((await pack()).status).toBe(200);
+  for (let waited = 0; !shown.some((line) => line.type === "claim-pack-zipped"); waited += 100) {
+    expect(waited).toBeLessThan(10_000);
+    await sleep(100);
+  }
+  const ready = await pack();
+  expect(ready.status).toBe(302);
+  const zip = await fetch(ready.headers.get("location") as string);
+  expect(
+    Buffer.from(await zip.arrayBuffer())
+      .subarray(0, 2)
+      .toString(),
+  ).toBe("PK");
+}
 
 describe("the local mode", () => {
   it("runs the pipeline on the simulator and emulators: alerts, inbox and evidence files agree with the ground truth", async () => {
@@ -29,6 +70,7 @@ describe("the local mode", () => {
     // A subscriber of our own on the alerts topic, as a fleet manager's phone would be.
     const subscriber = await pipeline.emulators.subscribeQueue({ kind: ["alert"] });
     await sleep(6_000);
+    await downloadsClaimPackZip(pipeline, shown);
     const received = await subscriber.read({ atLeast: 0, waitMs: 500 });
     const events = pipeline.simulator?.control.events() ?? [];
     const summary = await pipeline.stop();

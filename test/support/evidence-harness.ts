@@ -1,6 +1,6 @@
 import { GetObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { AlertStore } from "@fleet-alerts/core/alerts";
-import { type EvidenceJobInput, evidencePrefix } from "@fleet-alerts/core/evidence";
+import { type ClaimPackJob, type EvidenceJobInput, evidencePrefix } from "@fleet-alerts/core/evidence";
 import { type SimEvent, type Simulator, start } from "@fleet-alerts/simulator";
 import type { Context } from "aws-lambda";
 import { createEvidenceHandler } from "../../packages/functions/src/evidence.js";
@@ -20,9 +20,9 @@ export interface EvidenceHarness {
   alerts: AlertStore;
   clockStart: Date;
   jobFor(options: JobOptions): Promise<{ job: EvidenceJobInput; serialno: bigint; prefix: string }>;
-  /** Delivers jobs to the real handler as SQS would; the ids of the messages that failed. */
+  /** Delivers jobs (evidence or claim-pack) to the real handler as SQS would; the ids of the messages that failed. */
   deliver(
-    jobs: EvidenceJobInput[],
+    jobs: (EvidenceJobInput | ClaimPackJob)[],
     receiveCount?: number,
     handlerEnv?: Record<string, string>,
     overrides?: RuntimeOverrides,
@@ -117,7 +117,7 @@ export async function startEvidenceHarness(options: {
   }
 
   async function deliver(
-    jobs: EvidenceJobInput[],
+    jobs: (EvidenceJobInput | ClaimPackJob)[],
     receiveCount = 1,
     handlerEnv = env,
     overrides: RuntimeOverrides = {},

@@ -129,6 +129,13 @@ export const observationSchema = z.discriminatedUnion("type", [
     final: z.boolean(),
   }),
   z.object({
+    type: z.literal("claim-pack-zipped"),
+    ...alertIds,
+    /** The zip's key in the staging bucket; `built` false: it was there already (a job delivered twice). */
+    key: z.string(),
+    built: z.boolean(),
+  }),
+  z.object({
     type: z.literal("evidence-failed"),
     ...alertIds,
     reason: z.string(),

@@ -21,6 +21,8 @@ export function buildEvidenceRuntime(
   const log = overrides.logger ?? logger;
   const config: EvidenceConfig = parseEnv(evidenceEnvSchema, env);
   const s3Config = awsClientConfig(env, "S3");
+  // An emulator's endpoint is an IP address: path-style addressing, as S3 allows everywhere.
+  const s3 = new S3Client({ ...s3Config, forcePathStyle: "endpoint" in s3Config });
   const sqs = new SQSClient(awsClientConfig(env, "SQS"));
   const alerts = new AlertStore(tableRef(env, config.TABLE_NAME));
   return {
@@ -28,6 +30,12 @@ export function buildEvidenceRuntime(
     sqs,
     alerts,
     accounts: evidenceAccounts(config, env, log),
+    claimPacks: {
+      s3,
+      alerts,
+      evidenceBucket: config.EVIDENCE_BUCKET,
+      stagingBucket: config.EVIDENCE_STAGING_BUCKET,
+    },
     settings: {
       utcOffsetMinutes: config.FLEET_UTC_OFFSET,
       giveUpAfterMs: config.EVIDENCE_GIVE_UP_HOURS * 3_600_000,
@@ -45,8 +53,7 @@ export function buildEvidenceRuntime(
       },
     },
     deps: {
-      // An emulator's endpoint is an IP address: path-style addressing, as S3 allows everywhere.
-      store: new S3EvidenceStore(new S3Client({ ...s3Config, forcePathStyle: "endpoint" in s3Config }), {
+      store: new S3EvidenceStore(s3, {
         evidence: config.EVIDENCE_BUCKET,
         staging: config.EVIDENCE_STAGING_BUCKET,
       }),

@@ -1,4 +1,10 @@
-import { collectEvidence, evidenceJobSchema } from "@fleet-alerts/core/evidence";
+import {
+  claimPackJobSchema,
+  collectEvidence,
+  evidenceJobSchema,
+  isClaimPackMessage,
+} from "@fleet-alerts/core/evidence";
+import { buildClaimPackZip } from "./claim-pack/build-zip.js";
 import { handleEvidenceFailure } from "./evidence-failure.js";
 import { buildEvidenceRuntime } from "./evidence-runtime.js";
 import { logger } from "./observability.js";
@@ -9,6 +15,8 @@ import { sqsRecordHandler } from "./sqs-handler.js";
 /**
  * The evidence function: one evidence job per message. A failed job comes back later, after a
  * growing delay, and after the queue's maxReceiveCount goes to the DLQ (evidence-failure.ts).
+ * The same queue carries claim-pack jobs (a stored bag zipped for the incident page's download): a
+ * failed one simply comes back, as SQS redelivers it, and then goes to the DLQ.
  */
 export function createEvidenceHandler(
   env: Readonly<Record<string, string | undefined>>,
@@ -17,7 +25,13 @@ export function createEvidenceHandler(
   return sqsRecordHandler(
     () => withSecrets(env).then((resolved) => buildEvidenceRuntime(resolved, options)),
     async (record, runtime) => {
-      const job = evidenceJobSchema.parse(JSON.parse(record.body));
+      const message: unknown = JSON.parse(record.body);
+      if (isClaimPackMessage(message)) {
+        const pack = claimPackJobSchema.parse(message);
+        logger.appendKeys({ alertId: pack.alertId });
+        return buildClaimPackZip(pack, { ...runtime.claimPacks, observer: runtime.deps.observer });
+      }
+      const job = evidenceJobSchema.parse(message);
       const { account, alertId, serialno, deviceid } = job;
       logger.appendKeys({ account, alertId, serialno, deviceid });
       const cloud = runtime.accounts.get(job.account);

@@ -1,9 +1,12 @@
 import { GetObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { SQSClient } from "@aws-sdk/client-sqs";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { AlertStore } from "@fleet-alerts/core/alerts";
 import { incidentEnvSchema, parseEnv } from "@fleet-alerts/core/config";
 import { AcknowledgementStore } from "@fleet-alerts/core/escalation";
+import { SqsSender } from "@fleet-alerts/core/queue";
 import { AccessAudit, ShareStore } from "@fleet-alerts/core/share";
+import { ClaimPackZips } from "./incident/adapters/claim-pack-zips.js";
 import { EvidenceObjects } from "./incident/adapters/evidence-objects.js";
 import {
   acknowledgementsPort,
@@ -33,6 +36,11 @@ export async function buildIncidentDeps(
   const s3 = new S3Client({ ...s3Config, forcePathStyle: "endpoint" in s3Config });
   const alerts = new AlertStore(table);
   const objects = new EvidenceObjects(s3, config.EVIDENCE_BUCKET);
+  const zips = new ClaimPackZips(
+    s3,
+    config.EVIDENCE_STAGING_BUCKET,
+    new SqsSender(new SQSClient(awsClientConfig(env, "SQS")), config.EVIDENCE_QUEUE_URL),
+  );
   return {
     shares: new ShareStore(table),
     acknowledgements: acknowledgementsPort(
@@ -41,7 +49,7 @@ export async function buildIncidentDeps(
       overrides.observer ?? logObserver(log),
     ),
     audit: auditPort(new AccessAudit(table)),
-    evidence: evidenceLinksPort(alerts, objects),
+    evidence: evidenceLinksPort(alerts, objects, zips),
     incidents: incidentsPort(alerts, objects, config.FLEET_TIME_ZONE),
     logger: log,
     publicOrigin: new URL(config.PUBLIC_BASE_URL).origin,

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createIncidentApp } from "../../../packages/functions/src/incident/app.js";
 import { formProof } from "../../../packages/functions/src/incident/form-proof.js";
+import { NOT_FOUND_PAGE } from "../../../packages/functions/src/incident/page-document.js";
 import { alertRef, incidentWorld, MEDIA_ORIGIN, storedIncident } from "../../support/fakes/incident.js";
 
 const ORIGIN = "https://alerts.example.com";
@@ -193,12 +194,38 @@ describe("a token reaches its own alert only", () => {
     ]);
   });
 
-  it("downloads its own alert's claim pack, and none while there is none", async () => {
+  it("downloads its own alert's claim pack once built, and none while its evidence is pending", async () => {
     const { app, world, tokenA, tokenB } = setUp();
     const pack = await app.request(`/i/${tokenA}/pack`);
     expect([pack.status, pack.headers.get("location")]).toEqual([302, "https://packs.example/claim-a.zip"]);
-    expect((await app.request(`/i/${tokenB}/pack`)).status).toBe(404);
+    const pending = await app.request(`/i/${tokenB}/pack`);
+    expect(pending.status).toBe(404);
+    expect(await pending.text()).toBe(NOT_FOUND_PAGE);
     expect(world.accesses.map((access) => access.action)).toEqual(["pack"]);
+    expect(world.packRequests).toEqual([]);
+  });
+
+  it("asks for a claim pack not built yet, and says it is being prepared", async () => {
+    const { app, world } = setUp();
+    const ALERT_C = alertRef("acme", 3003n, "overspeed");
+    const tokenC = newToken();
+    tokensMade.push(tokenC);
+    world.share(tokenC, ALERT_C);
+    world.addIncident(ALERT_C.alertId, storedIncident());
+    for (let asked = 0; asked < 2; asked++) {
+      const preparing = await app.request(`/i/${tokenC}/pack`);
+      expect(preparing.status).toBe(200);
+      expect(preparing.headers.get("content-security-policy")).toContain("default-src 'none'");
+      const html = await preparing.text();
+      expect(html).toContain("The claim pack is being prepared");
+      expect(html).toContain(`<meta http-equiv="refresh" content="15">`);
+      expect(html).not.toContain("<script");
+      expect(html.includes(tokenC)).toBe(false);
+    }
+    // Each visit asks again: the builder keeps a zip that is there, so a second ask is harmless.
+    expect(world.packRequests).toEqual([ALERT_C.alertId, ALERT_C.alertId]);
+    // Only a download is an access; the waiting page reloads itself.
+    expect(world.accesses).toEqual([]);
   });
 
   it("acknowledges only its own alert: A's form proof does not work with B's token", async () => {

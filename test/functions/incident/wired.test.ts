@@ -1,10 +1,25 @@
 import { createHash } from "node:crypto";
-import { type CurrentManifest, manifestKey } from "@fleet-alerts/core/evidence";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DeleteMessageCommand } from "@aws-sdk/client-sqs";
+import type { Observer } from "@fleet-alerts/core";
+import {
+  bagFolderName,
+  type ClaimPackJob,
+  type CurrentManifest,
+  claimPackJobSchema,
+  claimPackZipKey,
+  manifestKey,
+  verifyBag,
+} from "@fleet-alerts/core/evidence";
 import { AccessAudit, ShareStore } from "@fleet-alerts/core/share";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openZipBag } from "../../../packages/functions/src/claim-pack/zip-source.js";
 import { formProof } from "../../../packages/functions/src/incident/form-proof.js";
 import { type IncidentServer, serveIncidentApp } from "../../../packages/functions/src/incident-server.js";
+import { receive } from "../../../packages/local/src/delivery.js";
 import { launchBrowser } from "../../support/browser.js";
 import { type EvidenceHarness, startEvidenceHarness } from "../../support/evidence-harness.js";
 
@@ -17,6 +32,7 @@ let harness: EvidenceHarness;
 let browser: Browser;
 let server: IncidentServer;
 let origin: string;
+let dir: string;
 const table = () => ({
   documents: harness.emulators.clients.documents,
   tableName: harness.emulators.tableName,
@@ -78,6 +94,7 @@ beforeAll(async () => {
   }));
   origin = server.baseUrl;
   browser = await launchBrowser();
+  dir = await mkdtemp(join(tmpdir(), "fleet-alerts-pack-"));
   a = await storedAlert(60);
   b = await storedAlert(90);
 }, 120_000);
@@ -85,9 +102,20 @@ afterAll(async () => {
   await browser?.close();
   server?.close();
   await harness?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+
+/** The claim-pack jobs the app has put on the evidence queue, taken off it. */
+async function takePackJobs(): Promise<ClaimPackJob[]> {
+  const { sqs } = harness.emulators.clients;
+  const queueUrl = harness.emulators.queues.evidence;
+  const messages = await receive(sqs, queueUrl);
+  for (const message of messages)
+    await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }));
+  return messages.map((message) => claimPackJobSchema.parse(JSON.parse(message.Body as string)));
+}
 
 describe("the incident page with its real adapters", () => {
   it("shows the event, serves the clip's stored bytes, and records one acknowledgement", async () => {
@@ -143,12 +171,78 @@ describe("the incident page with its real adapters", () => {
     await context.close();
   });
 
-  it("links the claim pack's report, presigned", async () => {
+  it("builds the claim pack on demand, then downloads it as a zip that verifies", async () => {
     const context = await localContext();
-    const pack = await context.request.get(`${origin}/i/${a.token}/pack`, { maxRedirects: 0 });
-    expect(new URL(pack.headers().location as string).pathname).toContain(`${a.prefix}report.html`);
-    const report = await context.request.get(`${origin}/i/${a.token}/pack`);
-    expect(await report.text()).toContain(a.alertId);
+    const first = await context.request.get(`${origin}/i/${a.token}/pack`, { maxRedirects: 0 });
+    expect(first.status()).toBe(200);
+    expect(await first.text()).toContain("The claim pack is being prepared");
+    const jobs = await takePackJobs();
+    expect(jobs).toEqual([{ kind: "claim-pack", version: 1, alertId: a.alertId }]);
+
+    // Delivered twice (SQS may): the second finds the zip and writes nothing.
+    const zipped: boolean[] = [];
+    const observer: Observer = {
+      observe: (observation) => {
+        if (observation.type === "claim-pack-zipped") zipped.push(observation.built);
+      },
+    };
+    expect(await harness.deliver(jobs, 1, harness.env, { observer })).toEqual([]);
+    const writes = async () => {
+      const counts = await harness.emulators.requestCounts();
+      return (counts["S3 PUT"] ?? 0) + (counts["S3 POST"] ?? 0);
+    };
+    const afterFirst = await writes();
+    expect(await harness.deliver(jobs, 1, harness.env, { observer })).toEqual([]);
+    expect(await writes()).toBe(afterFirst);
+    expect(zipped).toEqual([true, false]);
+    expect(await harness.keysUnder(harness.emulators.stagingBucket, "packs/")).toEqual([
+      claimPackZipKey(a.prefix),
+    ]);
+
+    const redirect = await context.request.get(`${origin}/i/${a.token}/pack`, { maxRedirects: 0 });
+    expect(redirect.status()).toBe(302);
+    const presigned = new URL(redirect.headers().location as string);
+    expect(Number(presigned.searchParams.get("X-Amz-Expires"))).toBeLessThanOrEqual(900);
+    const fileName = `${bagFolderName(a.alertId)}.zip`;
+    expect(presigned.searchParams.get("response-content-disposition")).toBe(
+      `attachment; filename="${fileName}"`,
+    );
+    expect(presigned.searchParams.get("response-content-type")).toBe("application/zip");
+    const download = await context.request.get(presigned.toString());
+    expect(download.status()).toBe(200);
+
+    const zipPath = join(dir, fileName);
+    await writeFile(zipPath, await download.body());
+    const bag = await openZipBag(zipPath);
+    try {
+      expect((await verifyBag(bag)).problems).toEqual([]);
+      for (const clip of a.manifest.clips)
+        expect(sha256(Buffer.from(await bag.read(clip.key.slice(a.prefix.length))))).toBe(clip.sha256);
+    } finally {
+      await bag.close();
+    }
+    const actions = (await new AccessAudit(table()).list(a.alertId)).map((entry) => entry.action);
+    expect(actions.filter((action) => action === "pack")).toHaveLength(1);
+    await context.close();
+  }, 60_000);
+
+  it("builds and serves each link's own pack: A's token never reaches B's", async () => {
+    const context = await localContext();
+    expect((await context.request.get(`${origin}/i/${b.token}/pack`, { maxRedirects: 0 })).status()).toBe(
+      200,
+    );
+    const jobs = await takePackJobs();
+    expect(jobs).toEqual([{ kind: "claim-pack", version: 1, alertId: b.alertId }]);
+    expect(await harness.deliver(jobs)).toEqual([]);
+    const packKey = async (token: string) => {
+      const response = await context.request.get(`${origin}/i/${token}/pack`, { maxRedirects: 0 });
+      return decodeURIComponent(new URL(response.headers().location as string).pathname);
+    };
+    const [keyA, keyB] = [await packKey(a.token), await packKey(b.token)];
+    expect([keyA.endsWith(claimPackZipKey(a.prefix)), keyB.endsWith(claimPackZipKey(b.prefix))]).toEqual([
+      true,
+      true,
+    ]);
     await context.close();
   });
 

@@ -28,6 +28,7 @@ export function incidentWorld(publicOrigin = "https://alerts.example.com") {
   const presigned: { alertId: string; key: string }[] = [];
   const acknowledged = new Map<string, Acknowledgement>();
   const packs = new Map<string, string>();
+  const packRequests: string[] = [];
 
   const deps: IncidentAppDeps = {
     shares: {
@@ -50,7 +51,14 @@ export function incidentWorld(publicOrigin = "https://alerts.example.com") {
         presigned.push({ alertId: alert.alertId, key });
         return `${MEDIA_ORIGIN}/${key}?X-Amz-Expires=600&X-Amz-Signature=fake`;
       },
-      claimPackUrl: async (alert) => packs.get(alert.alertId),
+      // As the real adapter: no pack while the evidence is pending; a built one is a download link.
+      claimPack: async (alert) => {
+        const incident = incidents.get(alert.alertId);
+        if (!incident || incident.evidence.status === "pending") return { status: "none" };
+        const url = packs.get(alert.alertId);
+        return url ? { status: "ready", url } : { status: "not-built" };
+      },
+      requestClaimPack: async (alert) => void packRequests.push(alert.alertId),
     },
     incidents: {
       load: async (alert: AlertRef) => {
@@ -72,6 +80,8 @@ export function incidentWorld(publicOrigin = "https://alerts.example.com") {
     errors,
     presigned,
     acknowledged,
+    /** The alerts whose claim pack was asked to be built, in order. */
+    packRequests,
     /** A live link to `alert`, valid for an hour from now. */
     share(token: string, alert: AlertRef, scope: ShareGrant["scope"] = "view+ack"): ShareGrant {
       const grant = { ...alert, scope, expiresAtMs: nowMs + 3_600_000, tokenId: `tid-${links.size + 1}` };
@@ -82,6 +92,7 @@ export function incidentWorld(publicOrigin = "https://alerts.example.com") {
       const link = links.get(token);
       if (link) link.revoked = true;
     },
+    /** `claimPackUrl`: the alert's claim pack is built, and downloads from there. */
     addIncident(alertId: string, incident: Incident, claimPackUrl?: string) {
       incidents.set(alertId, incident);
       if (claimPackUrl) packs.set(alertId, claimPackUrl);

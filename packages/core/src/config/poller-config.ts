@@ -137,6 +137,9 @@ export type EvidenceConfig = z.output<typeof evidenceEnvSchema>;
 export const incidentEnvSchema = z.object({
   TABLE_NAME: z.string().min(1),
   EVIDENCE_BUCKET: z.string().min(3),
+  /** Where claim-pack zips are built (under `packs/`), and the queue that asks for one. */
+  EVIDENCE_STAGING_BUCKET: z.string().min(3),
+  EVIDENCE_QUEUE_URL: z.url(),
   /** The origin links start with; the only origin an acknowledgement may be posted from. */
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }),
   /** The page shows times in UTC and in this zone. */

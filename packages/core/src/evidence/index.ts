@@ -1,6 +1,7 @@
 export * from "./announcement.js";
 export * from "./bag/index.js";
 export * from "./claim-pack.js";
+export * from "./claim-pack-zip.js";
 export * from "./claim-report-model.js";
 export * from "./collect.js";
 export * from "./job.js";

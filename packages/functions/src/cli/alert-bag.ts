@@ -4,27 +4,9 @@ import { DynamoDBClient, ResourceNotFoundException } from "@aws-sdk/client-dynam
 import { NoSuchBucket, S3Client } from "@aws-sdk/client-s3";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { AlertRecord } from "@fleet-alerts/core/alerts";
-import {
-  BAG_FILES,
-  type BagSource,
-  bagFolderName,
-  manifestKey,
-  openFolderBag,
-  openS3Bag,
-} from "@fleet-alerts/core/evidence";
+import { type BagSource, bagFolderName, openFolderBag, openS3Bag } from "@fleet-alerts/core/evidence";
+import { bagPrefixOf, NoBagError, withBag } from "../claim-pack/alert-bag.js";
 import { CliError } from "./parse.js";
-
-/** Why an alert's bag cannot be packed. */
-export type NoBagReason = "unknown-alert" | "no-evidence" | "no-bag";
-
-export class NoBagError extends CliError {
-  constructor(
-    readonly reason: NoBagReason,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** The alert's bag in the local evidence folder: `<dir>/<bagFolderName(alertId)>/`. */
 export async function localAlertBag(alertId: string, dir: string): Promise<BagSource> {
@@ -50,7 +32,7 @@ export async function stageAlertBag(
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<BagSource> {
   const record = await readAlert(alertId, stage.table, env);
-  const prefix = evidencePrefixOf(alertId, record);
+  const prefix = bagPrefixOf(alertId, record);
   // Loaded on use: the runtime brings Powertools and every AWS client along.
   const { awsClientConfig } = await import("../runtime.js");
   const config = awsClientConfig(env, "S3");
@@ -98,43 +80,4 @@ async function readAlert(
   } finally {
     client.destroy();
   }
-}
-
-function evidencePrefixOf(alertId: string, record: AlertRecord): string {
-  // Unavailable video is settled too: its bag holds the event, the track and the report saying why.
-  if (record.evidenceStatus !== "stored" && record.evidenceStatus !== "unavailable")
-    throw new NoBagError("no-evidence", `alert ${alertId} has no evidence stored: ${whyNotStored(record)}`);
-  // The manifest's folder is the bag's root.
-  const manifestName = manifestKey("");
-  const manifest = record.evidenceKeys?.find((key) => key.endsWith(`/${manifestName}`));
-  if (!manifest)
-    throw new NoBagError(
-      "no-evidence",
-      record.evidenceStatus === "unavailable"
-        ? `alert ${alertId} has no evidence: the recorders had no video of the event's window (it was given up before claim packs)`
-        : `alert ${alertId}: its record lists no evidence manifest`,
-    );
-  return manifest.slice(0, -manifestName.length);
-}
-
-function whyNotStored(record: AlertRecord): string {
-  switch (record.evidenceStatus) {
-    case "pending":
-      return "it is still being collected";
-    case "failed":
-      return "collecting it failed";
-    default:
-      return record.evidence ? "none has been asked for yet" : "its rule asks for none";
-  }
-}
-
-/** Refuses evidence stored before claim packs: a folder of clips and a manifest, but no bag. */
-async function withBag(source: BagSource, alertId: string): Promise<BagSource> {
-  if (source.files.some(({ path }) => path === BAG_FILES.declaration)) return source;
-  await source.close();
-  throw new NoBagError(
-    "no-bag",
-    `the evidence of alert ${alertId} at ${source.location} has no bag (no ${BAG_FILES.declaration}): ` +
-      "it was stored before claim packs, and can be copied but not packed",
-  );
 }

@@ -5,7 +5,13 @@ import { comesFromOrigin } from "./cross-site.js";
 import { formProof, isFormProof } from "./form-proof.js";
 import { renderIncidentPage } from "./incident-page.js";
 import { incidentPaths } from "./incident-paths.js";
-import { FAILED_PAGE, INVALID_FORM_PAGE, NOT_FOUND_PAGE, REFUSED_PAGE } from "./page-document.js";
+import {
+  FAILED_PAGE,
+  INVALID_FORM_PAGE,
+  NOT_FOUND_PAGE,
+  PACK_PREPARING_PAGE,
+  REFUSED_PAGE,
+} from "./page-document.js";
 import type { AccessAction, IncidentAppDeps, ShareGrant } from "./ports.js";
 import { securityHeaders } from "./security-headers.js";
 
@@ -73,12 +79,19 @@ export function createIncidentApp(deps: IncidentAppDeps): Hono {
     return c.redirect(await deps.evidence.presignClip(grant, clip.key), 302);
   });
 
+  // The zip is built on demand by the evidence function (too big for this function's response):
+  // asked for while it is not there, downloaded once it is. Only the download is audited; the
+  // waiting page reloads itself.
   app.get("/i/:token/pack", async (c) => {
     const grant = await grantOf(c);
-    const url = grant && (await deps.evidence.claimPackUrl(grant));
-    if (!grant || !url) return notFound(c);
+    const pack = grant ? await deps.evidence.claimPack(grant) : undefined;
+    if (!grant || !pack || pack.status === "none") return notFound(c);
+    if (pack.status === "not-built") {
+      await deps.evidence.requestClaimPack(grant);
+      return c.html(PACK_PREPARING_PAGE);
+    }
     await recordAccess(c, grant, "pack");
-    return c.redirect(url, 302);
+    return c.redirect(pack.url, 302);
   });
 
   app.post("/i/:token/ack", async (c) => {

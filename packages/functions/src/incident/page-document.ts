@@ -2,7 +2,7 @@ import { escapeHtml } from "@fleet-alerts/core/evidence/report";
 import { PAGE_STYLE } from "./page-style.js";
 
 /** A whole page, readable without script; the CSP comes as a header with every response. */
-export function pageDocument(title: string, body: string): string {
+export function pageDocument(title: string, body: string, head = ""): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -10,7 +10,7 @@ export function pageDocument(title: string, body: string): string {
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<style>${PAGE_STYLE}</style>
+<style>${PAGE_STYLE}</style>${head}
 </head>
 <body>
 ${body}
@@ -45,4 +45,12 @@ export const INVALID_FORM_PAGE = pageDocument(
   "Name missing",
   `<h1>Your name is missing</h1>
 <p>An acknowledgement says who handles the alert. Go back and give your name (80 characters at most).</p>`,
+);
+
+/** The zip is being built (a minute or so): the page asks again every 15 s, and then the download starts. */
+export const PACK_PREPARING_PAGE = pageDocument(
+  "Preparing the claim pack",
+  `<h1>The claim pack is being prepared</h1>
+<p>Its files are being put into one zip. This page checks again every 15 seconds and the download starts when it is ready; you may also come back to the link later.</p>`,
+  `\n<meta http-equiv="refresh" content="15">`,
 );

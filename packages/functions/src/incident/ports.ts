@@ -61,9 +61,17 @@ export interface AccessAudit {
 export interface EvidenceLinks {
   /** A presigned S3 GET of one object of this alert's evidence, valid for at most 15 minutes. */
   presignClip(alert: AlertRef, key: string): Promise<string>;
-  /** Where the alert's claim pack is downloaded from; undefined while there is none. */
-  claimPackUrl(alert: AlertRef): Promise<string | undefined>;
+  /** The alert's claim pack as one zip: none while its evidence is not settled, else built or not yet. */
+  claimPack(alert: AlertRef): Promise<ClaimPackZip>;
+  /** Asks for the zip to be built (a job on the evidence queue); asking twice builds one. */
+  requestClaimPack(alert: AlertRef): Promise<void>;
 }
+
+export type ClaimPackZip =
+  | { status: "none" }
+  | { status: "not-built" }
+  /** A presigned GET (at most 15 minutes) that downloads it as `<bag folder>.zip`. */
+  | { status: "ready"; url: string };
 
 /** One stored clip as the alert's manifest lists it: the only keys the app ever presigns. */
 export interface IncidentClip {

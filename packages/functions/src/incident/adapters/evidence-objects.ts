@@ -5,7 +5,7 @@ import { BAG_FILES, manifestSchema, trackGeoJsonSchema } from "@fleet-alerts/cor
 import type { StoredEvidence } from "../incident-model.js";
 
 // The issue's ceiling: long enough to start a clip on a slow phone, short enough that a copied URL dies soon.
-const PRESIGN_SECONDS = 15 * 60;
+export const PRESIGN_SECONDS = 15 * 60;
 const MANIFEST_NAME = BAG_FILES.custodyRecord;
 // A settled set never changes: the record lists its custody record only once the set is settled,
 // and its objects are written once under S3 Object Lock (infra/storage.ts). So a container keeps the
@@ -49,16 +49,6 @@ export class EvidenceObjects {
     const trackText = manifest.track.status === "stored" ? await this.#text(manifest.track.key) : undefined;
     const track = trackText === undefined ? undefined : trackGeoJsonSchema.parse(JSON.parse(trackText));
     return { manifest, prefix, ...(track && { track }) };
-  }
-
-  /**
-   * The claim pack as a link: its `report.html`, presigned. The bag itself is many objects, and a
-   * zip of its videos cannot be built inside one Lambda response (6 MB); the report names every
-   * file with its digest, and `fleet-alerts evidence pack` builds the zip for a claim.
-   */
-  claimPackKey(record: AlertRecord): string | undefined {
-    const manifestKey = manifestKeyOf(record);
-    return manifestKey && `${manifestKey.slice(0, -MANIFEST_NAME.length)}${BAG_FILES.report}`;
   }
 
   presign(key: string): Promise<string> {

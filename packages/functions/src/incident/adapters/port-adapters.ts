@@ -1,6 +1,7 @@
 import type { Observer } from "@fleet-alerts/core";
 import type { AlertStore } from "@fleet-alerts/core/alerts";
 import { type AcknowledgementStore, acknowledge } from "@fleet-alerts/core/escalation";
+import { bagFolderName, claimPackZipKey } from "@fleet-alerts/core/evidence";
 import type { AccessAudit } from "@fleet-alerts/core/share";
 import { incidentOf } from "../incident-model.js";
 import type {
@@ -10,6 +11,7 @@ import type {
   EvidenceLinks,
   Incidents,
 } from "../ports.js";
+import type { ClaimPackZips } from "./claim-pack-zips.js";
 import type { EvidenceObjects } from "./evidence-objects.js";
 
 // The app's ports over the stores of core. A grant names an alert by its record's key; every
@@ -38,15 +40,24 @@ export function auditPort(audit: Pick<AccessAudit, "record">): AuditPort {
   return { recordAccess: (access) => audit.record(access) };
 }
 
-export function evidenceLinksPort(alerts: Alerts, objects: EvidenceObjects): EvidenceLinks {
+export function evidenceLinksPort(
+  alerts: Alerts,
+  objects: EvidenceObjects,
+  zips: ClaimPackZips,
+): EvidenceLinks {
   return {
     // The app passes only keys listed in this alert's manifest (read through `incidents.load`).
     presignClip: (_alert, key) => objects.presign(key),
-    async claimPackUrl(alert) {
+    async claimPack(alert) {
       const record = await recordOf(alerts, alert);
-      const key = record && objects.claimPackKey(record);
-      return key && objects.presign(key);
+      // The page's own condition: a settled set with its custody record, whose folder is the bag.
+      const set = record && (await objects.stored(record));
+      if (!set) return { status: "none" };
+      const key = claimPackZipKey(set.prefix);
+      if (!(await zips.exists(key))) return { status: "not-built" };
+      return { status: "ready", url: await zips.presign(key, `${bagFolderName(alert.alertId)}.zip`) };
     },
+    requestClaimPack: (alert) => zips.request(alert.alertId),
   };
 }
 
