@@ -1,4 +1,3 @@
-import { DeleteMessageBatchCommand, GetQueueAttributesCommand, type Message } from "@aws-sdk/client-sqs";
 import type { Observation, ObservationOf } from "@fleet-alerts/core";
 import { AcknowledgementStore, acknowledge } from "@fleet-alerts/core/escalation";
 import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";
@@ -6,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEscalateHandler } from "../../packages/functions/src/escalate.js";
 import { createPollHandler } from "../../packages/functions/src/poll.js";
 import { buildRuntime } from "../../packages/functions/src/runtime.js";
-import { CONTEXT, receive } from "../../packages/local/src/delivery.js";
-import { sqsEvent } from "../../packages/local/src/sqs-event.js";
+import { CONTEXT } from "../../packages/local/src/delivery.js";
 import { type Pipeline, startPipeline } from "../core/poller/pipeline.js";
+import { drainQueue } from "../support/drain-queue.js";
 
 // The handlers live by a clock running SCALE times faster than real time, and SQS delays shrink
 // with it, as in the local mode: the 1-minute levels come due after 2 s and 4 s.
@@ -61,45 +60,8 @@ async function publishedCrash(): Promise<string> {
 }
 
 /** Delivers the escalation queue's jobs to the escalate handler (each `times` in one batch) until it is empty. */
-async function deliverEscalations(times: number): Promise<void> {
-  const { sqs } = pipeline.emulators.clients;
-  const url = pipeline.emulators.queues.escalation;
-  while (await jobsLeft()) {
-    const messages = await receive(sqs, url);
-    if (messages.length === 0) continue;
-    const copies = messages.flatMap((message) =>
-      Array.from(
-        { length: times },
-        (_, copy): Message => ({ ...message, MessageId: `${message.MessageId}/${copy}` }),
-      ),
-    );
-    const { batchItemFailures } = await escalate(sqsEvent(copies), CONTEXT);
-    expect(batchItemFailures).toEqual([]);
-    await sqs.send(
-      new DeleteMessageBatchCommand({
-        QueueUrl: url,
-        Entries: messages.map((message, index) => ({
-          Id: `d${index}`,
-          ReceiptHandle: message.ReceiptHandle,
-        })),
-      }),
-    );
-  }
-}
-
-async function jobsLeft(): Promise<boolean> {
-  const { Attributes = {} } = await pipeline.emulators.clients.sqs.send(
-    new GetQueueAttributesCommand({
-      QueueUrl: pipeline.emulators.queues.escalation,
-      AttributeNames: [
-        "ApproximateNumberOfMessages",
-        "ApproximateNumberOfMessagesDelayed",
-        "ApproximateNumberOfMessagesNotVisible",
-      ],
-    }),
-  );
-  return Object.values(Attributes).some((count) => Number(count) > 0);
-}
+const deliverEscalations = (times: number) =>
+  drainQueue(pipeline.emulators.clients.sqs, pipeline.emulators.queues.escalation, escalate, times);
 
 /** What each level's subscribers got: level attribute and subject, per message. */
 async function received(atLeast: number) {

@@ -2,7 +2,6 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { Logger } from "@aws-lambda-powertools/logger";
 import { GetObjectCommand } from "@aws-sdk/client-s3";
-import { DeleteMessageBatchCommand, GetQueueAttributesCommand, type Message } from "@aws-sdk/client-sqs";
 import type { Observation } from "@fleet-alerts/core";
 import type { CurrentManifest } from "@fleet-alerts/core/evidence";
 import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";
@@ -13,10 +12,10 @@ import { createEvidenceHandler } from "../../../packages/functions/src/evidence.
 import { type IncidentServer, serveIncidentApp } from "../../../packages/functions/src/incident-server.js";
 import { logObserver } from "../../../packages/functions/src/observability.js";
 import { createPollHandler } from "../../../packages/functions/src/poll.js";
-import { CONTEXT, receive } from "../../../packages/local/src/delivery.js";
-import { sqsEvent } from "../../../packages/local/src/sqs-event.js";
+import { CONTEXT } from "../../../packages/local/src/delivery.js";
 import { type Pipeline, startPipeline } from "../../core/poller/pipeline.js";
 import { launchBrowser } from "../../support/browser.js";
+import { drainQueue } from "../../support/drain-queue.js";
 import type { InboxMessage } from "../../support/emulators.js";
 
 // Issue 15's acceptance, end to end: the real poll, evidence and escalate handlers on the simulator
@@ -130,48 +129,9 @@ async function publishedCrash(): Promise<{ alertId: string; email: InboxMessage 
   return { alertId: `main:${event.serialno}:crash`, email: email as InboxMessage };
 }
 
-/** Delivers a queue's messages to a handler as Lambda would (each `copies` times in one batch) until it is empty. */
-async function drain(
-  url: string,
-  handler: (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>,
-  copies = 1,
-): Promise<void> {
-  const { sqs } = pipeline.emulators.clients;
-  while (await messagesLeft(url)) {
-    const messages = await receive(sqs, url);
-    if (messages.length === 0) continue;
-    const delivered = messages.flatMap((message) =>
-      Array.from(
-        { length: copies },
-        (_, copy): Message => ({ ...message, MessageId: `${message.MessageId}/${copy}` }),
-      ),
-    );
-    expect((await handler(sqsEvent(delivered), CONTEXT)).batchItemFailures).toEqual([]);
-    await sqs.send(
-      new DeleteMessageBatchCommand({
-        QueueUrl: url,
-        Entries: messages.map((message, index) => ({
-          Id: `d${index}`,
-          ReceiptHandle: message.ReceiptHandle,
-        })),
-      }),
-    );
-  }
-}
-
-async function messagesLeft(url: string): Promise<boolean> {
-  const { Attributes = {} } = await pipeline.emulators.clients.sqs.send(
-    new GetQueueAttributesCommand({
-      QueueUrl: url,
-      AttributeNames: [
-        "ApproximateNumberOfMessages",
-        "ApproximateNumberOfMessagesDelayed",
-        "ApproximateNumberOfMessagesNotVisible",
-      ],
-    }),
-  );
-  return Object.values(Attributes).some((count) => Number(count) > 0);
-}
+/** A queue's messages to a handler until it is empty, each delivered `copies` times. */
+const drain = (url: string, handler: typeof evidence, copies = 1) =>
+  drainQueue(pipeline.emulators.clients.sqs, url, handler, copies);
 
 /** A browser context whose requests reach only this machine (the app and the S3 emulator). */
 async function localContext(): Promise<BrowserContext> {
