@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { BatchWriteCommand, paginateQuery, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import * as z from "zod";
 import { DYNAMODB_MAX_BATCH_WRITE_ITEMS } from "../aws-limits.js";
 import { chunked } from "../chunked.js";
 import type { RuleState } from "../rules/evaluator.js";
-import { getItem, type TableRef } from "../store/dynamo.js";
+import { getItem, itemsWithPrefix, type TableRef } from "../store/dynamo.js";
 import { keys } from "../store/keys.js";
 import type { RuleStateChange, RuleStateField, RuleStates } from "./ports.js";
 import { ownsWholeState, stateKey } from "./rule-state.js";
@@ -34,20 +34,9 @@ export class RuleStateStore implements RuleStates {
   /** All states of the account, by `stateKey(deviceid, ruleId)`: read once per run. */
   async loadAll(account: string): Promise<Map<string, RuleState>> {
     const states = new Map<string, RuleState>();
-    const pages = paginateQuery(
-      { client: this.table.documents },
-      {
-        TableName: this.table.tableName,
-        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-        ExpressionAttributeValues: { ":pk": keys.account(account), ":prefix": keys.ruleStatePrefix },
-        ConsistentRead: true,
-      },
-    );
-    for await (const page of pages) {
-      for (const item of page.Items ?? []) {
-        const { deviceid, ruleId, ...state } = ruleStateItemSchema.parse(item);
-        states.set(stateKey(deviceid, ruleId), state);
-      }
+    for await (const item of itemsWithPrefix(this.table, keys.account(account), keys.ruleStatePrefix)) {
+      const { deviceid, ruleId, ...state } = ruleStateItemSchema.parse(item);
+      states.set(stateKey(deviceid, ruleId), state);
     }
     return states;
   }

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { PutCommand, paginateQuery } from "@aws-sdk/lib-dynamodb";
-import type { TableRef } from "../store/dynamo.js";
+import { PutCommand } from "@aws-sdk/lib-dynamodb";
+import { itemsWithPrefix, type TableRef } from "../store/dynamo.js";
 import { expiresAfterDays, keys } from "../store/keys.js";
 import { parseAlertId } from "./alert-id.js";
 import type { AccessRecords } from "./ports.js";
@@ -45,21 +45,12 @@ export class AccessAudit implements AccessRecords {
   async list(alertId: string): Promise<AuditEntry[]> {
     const alert = parseAlertId(alertId);
     const entries: AuditEntry[] = [];
-    const pages = paginateQuery(
-      { client: this.table.documents },
-      {
-        TableName: this.table.tableName,
-        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-        ExpressionAttributeValues: {
-          ":pk": keys.account(alert.account),
-          ":prefix": keys.auditPrefix(alert.serialno, alert.ruleId),
-        },
-        ConsistentRead: true,
-      },
+    const items = itemsWithPrefix(
+      this.table,
+      keys.account(alert.account),
+      keys.auditPrefix(alert.serialno, alert.ruleId),
     );
-    for await (const page of pages) {
-      for (const item of page.Items ?? []) entries.push(auditEntrySchema.parse(item));
-    }
+    for await (const item of items) entries.push(auditEntrySchema.parse(item));
     return entries;
   }
 }

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
-import { PutCommand, paginateQuery, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { alertIdOf } from "../alerts/record.js";
-import { conditionally, getItem, type TableRef } from "../store/dynamo.js";
+import { conditionally, getItem, itemsWithPrefix, type TableRef } from "../store/dynamo.js";
 import { keys } from "../store/keys.js";
 import { type AlertRef, InvalidAlertIdError, parseAlertId } from "./alert-id.js";
 import type { ShareLinks } from "./ports.js";
@@ -124,23 +124,14 @@ export class ShareStore implements ShareLinks {
   async list(alertId: string, nowMs: number): Promise<ShareListing[]> {
     const alert = parseAlertId(alertId);
     const live: ShareListing[] = [];
-    const pages = paginateQuery(
-      { client: this.table.documents },
-      {
-        TableName: this.table.tableName,
-        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-        ExpressionAttributeValues: {
-          ":pk": keys.account(alert.account),
-          ":prefix": keys.shareListingPrefix(alert.serialno, alert.ruleId),
-        },
-        ConsistentRead: true,
-      },
+    const items = itemsWithPrefix(
+      this.table,
+      keys.account(alert.account),
+      keys.shareListingPrefix(alert.serialno, alert.ruleId),
     );
-    for await (const page of pages) {
-      for (const item of page.Items ?? []) {
-        const listing = shareListingSchema.parse(item);
-        if (!listing.revoked && nowMs < listing.expiresAtMs) live.push(listing);
-      }
+    for await (const item of items) {
+      const listing = shareListingSchema.parse(item);
+      if (!listing.revoked && nowMs < listing.expiresAtMs) live.push(listing);
     }
     return live.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
-import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, paginateQuery } from "@aws-sdk/lib-dynamodb";
 
 /** The table and the client every store shares. */
 export interface TableRef {
@@ -28,4 +28,25 @@ export async function getItem(
     new GetCommand({ TableName: table.tableName, Key: { pk, sk }, ConsistentRead: true }),
   );
   return Item;
+}
+
+/**
+ * Every item of a partition whose sort key starts with `prefix`, in sort-key order, page by page,
+ * read strongly consistent (as `getItem`).
+ */
+export async function* itemsWithPrefix(
+  table: TableRef,
+  pk: string,
+  prefix: string,
+): AsyncGenerator<Record<string, unknown>> {
+  const pages = paginateQuery(
+    { client: table.documents },
+    {
+      TableName: table.tableName,
+      KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+      ExpressionAttributeValues: { ":pk": pk, ":prefix": prefix },
+      ConsistentRead: true,
+    },
+  );
+  for await (const page of pages) yield* page.Items ?? [];
 }
