@@ -1,4 +1,4 @@
-import type { PositionSource } from "@fleet-alerts/core/context";
+import type { ClaimReportModel } from "@fleet-alerts/core/evidence";
 import type { ReportTrackPoint } from "@fleet-alerts/core/evidence/report";
 import type { AccessAction } from "@fleet-alerts/core/share";
 
@@ -92,19 +92,10 @@ export type IncidentEvidence =
   | { status: "unavailable"; reason: string };
 
 /** Everything the incident page shows of one alert, read from its record, manifest and track. */
-export interface Incident {
-  event: {
-    name: string;
-    eventMs: number;
-    deviceid: string;
-    vehicle?: string;
-    driver?: string;
-  };
-  /** IANA zone the fleet reads times in; the page shows UTC and this zone. */
-  fleetTimeZone: string;
-  position?: { lat: number; lng: number; source: PositionSource };
-  speedAtEventKmh?: number;
-  speedLimitKmh?: number;
+export interface Incident
+  extends Pick<ClaimReportModel, "fleetTimeZone" | "position" | "speedAtEventKmh" | "speedLimitKmh"> {
+  /** The report's event without what the page does not show (code, serial number). */
+  event: Pick<ClaimReportModel["event"], "name" | "eventMs" | "deviceid" | "vehicle" | "driver">;
   /** The evidence window the track and chart cover, once evidence is stored. */
   window?: { startMs: number; endMs: number };
   track: ReportTrackPoint[];
