@@ -1,4 +1,4 @@
-import { type AlertBody, type AlertRecord, alertBodySchema } from "@fleet-alerts/core/alerts";
+import { type AlertBody, type AlertRecord, publishedBody } from "@fleet-alerts/core/alerts";
 import {
   type CurrentManifest,
   claimReportModel,
@@ -62,13 +62,6 @@ export function incidentOf(
     ...(record.acknowledgement && { acknowledgement: record.acknowledgement }),
     escalations: escalationsOf(record),
   };
-}
-
-/** The message body the alert was published with; records made before messages were kept have none. */
-function publishedBody(record: AlertRecord): AlertBody | undefined {
-  if (!record.message) return undefined;
-  const parsed = alertBodySchema.safeParse(JSON.parse(record.message.default));
-  return parsed.success ? parsed.data : undefined;
 }
 
 /** What the report model reads of the alert, from its record, its published body and its manifest. */
