@@ -1,6 +1,7 @@
-import { PutCommand, paginateQuery, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { conditionally, getItem, type TableRef } from "../store/dynamo.js";
+import { PutCommand, paginateQuery } from "@aws-sdk/lib-dynamodb";
+import { conditionally, type TableRef } from "../store/dynamo.js";
 import { expiresAfterDays, keys } from "../store/keys.js";
+import { type AlertKey, readAlertItem, updateAlertItem } from "./alert-item.js";
 import type { AlertRecords } from "./ports.js";
 import {
   type AlertRecord,
@@ -40,9 +41,8 @@ export class AlertStore implements AlertRecords {
     );
   }
 
-  async get(account: string, serialno: bigint, ruleId: string): Promise<AlertRecord | undefined> {
-    const Item = await getItem(this.table, keys.account(account), keys.alert(serialno, ruleId));
-    return Item ? alertItemSchema.parse(Item) : undefined;
+  get(account: string, serialno: bigint, ruleId: string): Promise<AlertRecord | undefined> {
+    return readAlertItem(this.table, { account, serialno, ruleId });
   }
 
   /** Every alert record of serial numbers in (after, through], in ascending serialno. */
@@ -74,26 +74,18 @@ export class AlertStore implements AlertRecords {
   }
 
   async markEvidenceQueued(alert: AlertRecord, nowMs: number): Promise<void> {
-    await this.table.documents.send(
-      new UpdateCommand({
-        TableName: this.table.tableName,
-        Key: { pk: keys.account(alert.account), sk: keys.alert(alert.serialno, alert.ruleId) },
-        UpdateExpression:
-          "SET evidenceQueuedAt = :at, evidenceStatus = if_not_exists(evidenceStatus, :pending)",
-        ExpressionAttributeValues: { ":at": new Date(nowMs).toISOString(), ":pending": "pending" },
-      }),
-    );
+    await updateAlertItem(this.table, alert, {
+      UpdateExpression:
+        "SET evidenceQueuedAt = :at, evidenceStatus = if_not_exists(evidenceStatus, :pending)",
+      ExpressionAttributeValues: { ":at": new Date(nowMs).toISOString(), ":pending": "pending" },
+    });
   }
 
   async markEscalationQueued(alert: AlertRecord, nowMs: number): Promise<void> {
-    await this.table.documents.send(
-      new UpdateCommand({
-        TableName: this.table.tableName,
-        Key: { pk: keys.account(alert.account), sk: keys.alert(alert.serialno, alert.ruleId) },
-        UpdateExpression: "SET escalationQueuedAt = :at",
-        ExpressionAttributeValues: { ":at": new Date(nowMs).toISOString() },
-      }),
-    );
+    await updateAlertItem(this.table, alert, {
+      UpdateExpression: "SET escalationQueuedAt = :at",
+      ExpressionAttributeValues: { ":at": new Date(nowMs).toISOString() },
+    });
   }
 
   /**
@@ -101,59 +93,44 @@ export class AlertStore implements AlertRecords {
    * the DLQ) may still become `stored` if the job is redriven.
    */
   async setEvidence(
-    alert: Pick<AlertRecord, "account" | "serialno" | "ruleId">,
+    alert: AlertKey,
     outcome: { status: "stored" | "unavailable" | "failed"; keys?: string[]; error?: string },
   ): Promise<void> {
-    await this.table.documents.send(
-      new UpdateCommand({
-        TableName: this.table.tableName,
-        Key: { pk: keys.account(alert.account), sk: keys.alert(alert.serialno, alert.ruleId) },
-        UpdateExpression: "SET evidenceStatus = :status, evidenceKeys = :keys, evidenceError = :error",
-        ConditionExpression: "attribute_exists(pk)",
-        ExpressionAttributeValues: {
-          ":status": outcome.status,
-          ":keys": outcome.keys ?? [],
-          ":error": outcome.error ?? "",
-        },
-      }),
-    );
+    await updateAlertItem(this.table, alert, {
+      UpdateExpression: "SET evidenceStatus = :status, evidenceKeys = :keys, evidenceError = :error",
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeValues: {
+        ":status": outcome.status,
+        ":keys": outcome.keys ?? [],
+        ":error": outcome.error ?? "",
+      },
+    });
   }
 
   /** True the first time only: the "evidence ready" message is sent once per alert. */
-  claimEvidenceAnnouncement(
-    alert: Pick<AlertRecord, "account" | "serialno" | "ruleId">,
-    nowMs: number,
-  ): Promise<boolean> {
+  claimEvidenceAnnouncement(alert: AlertKey, nowMs: number): Promise<boolean> {
     return conditionally(() =>
-      this.table.documents.send(
-        new UpdateCommand({
-          TableName: this.table.tableName,
-          Key: { pk: keys.account(alert.account), sk: keys.alert(alert.serialno, alert.ruleId) },
-          UpdateExpression: "SET evidenceAnnouncedAt = :at",
-          ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(evidenceAnnouncedAt)",
-          ExpressionAttributeValues: { ":at": new Date(nowMs).toISOString() },
-        }),
-      ),
+      updateAlertItem(this.table, alert, {
+        UpdateExpression: "SET evidenceAnnouncedAt = :at",
+        ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(evidenceAnnouncedAt)",
+        ExpressionAttributeValues: { ":at": new Date(nowMs).toISOString() },
+      }),
     );
   }
 
   #transition(alert: AlertRecord, status: AlertStatus, fields: Record<string, string>): Promise<boolean> {
     const names = Object.keys(fields);
     return conditionally(() =>
-      this.table.documents.send(
-        new UpdateCommand({
-          TableName: this.table.tableName,
-          Key: { pk: keys.account(alert.account), sk: keys.alert(alert.serialno, alert.ruleId) },
-          UpdateExpression: `SET #status = :status, ${names.map((name) => `${name} = :${name}`).join(", ")}`,
-          ConditionExpression: "#status = :pending",
-          ExpressionAttributeNames: { "#status": "status" },
-          ExpressionAttributeValues: {
-            ":status": status,
-            ":pending": "pending",
-            ...Object.fromEntries(names.map((name) => [`:${name}`, fields[name]])),
-          },
-        }),
-      ),
+      updateAlertItem(this.table, alert, {
+        UpdateExpression: `SET #status = :status, ${names.map((name) => `${name} = :${name}`).join(", ")}`,
+        ConditionExpression: "#status = :pending",
+        ExpressionAttributeNames: { "#status": "status" },
+        ExpressionAttributeValues: {
+          ":status": status,
+          ":pending": "pending",
+          ...Object.fromEntries(names.map((name) => [`:${name}`, fields[name]])),
+        },
+      }),
     );
   }
 }

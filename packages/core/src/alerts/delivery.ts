@@ -6,8 +6,9 @@ import type { AlertLinks } from "./alert-links.js";
 import { fillLink, hasLinkSlot } from "./incident-link.js";
 import type { AlertMessage } from "./message.js";
 import type { AlertPublisher, AlertRecords } from "./ports.js";
+import { publishedBody } from "./published-body.js";
 import type { AlertRecord } from "./record.js";
-import { type AlertBody, alertBodySchema } from "./render/json.js";
+import type { AlertBody } from "./render/json.js";
 
 export interface DeliveryDependencies {
   alerts: AlertRecords;
@@ -129,6 +130,8 @@ export async function queueEvidence(
   await deps.evidenceQueue.send(
     wanting.map((record) => {
       const evidence = record.evidence as NonNullable<AlertRecord["evidence"]>;
+      // The alert as published, for the evidence's report.
+      const alert = publishedBody(record);
       const job: EvidenceJob = {
         version: 1,
         alertId: record.alertId,
@@ -143,7 +146,7 @@ export async function queueEvidence(
         severity: record.severity,
         event: record.event ? (JSON.parse(record.event) as Record<string, unknown>) : {},
         attempt: 0,
-        ...publishedBody(record),
+        ...(alert && { alert }),
         timestampAttempt: 0,
         incidentLink: hasLinkSlot(record.message as AlertMessage),
       };
@@ -152,10 +155,4 @@ export async function queueEvidence(
   );
   await Promise.all(wanting.map((record) => deps.alerts.markEvidenceQueued(record, deps.now())));
   counts.evidenceJobs += wanting.length;
-}
-
-/** The alert as published, for the evidence's report; none for a record whose body no longer parses. */
-function publishedBody(record: AlertRecord): Pick<EvidenceJob, "alert"> {
-  const parsed = alertBodySchema.safeParse(JSON.parse(record.message?.default ?? "null"));
-  return parsed.success ? { alert: parsed.data } : {};
 }

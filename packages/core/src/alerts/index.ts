@@ -6,6 +6,7 @@ export * from "./incident-link.js";
 export { type AlertMessage, buildAlertMessage } from "./message.js";
 export * from "./new-record.js";
 export * from "./ports.js";
+export * from "./published-body.js";
 export * from "./record.js";
 export { renderAttributes, type SnsMessageAttribute, stringAttributes } from "./render/attributes.js";
 export { renderEmail } from "./render/email.js";

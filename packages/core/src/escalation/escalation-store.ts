@@ -1,7 +1,6 @@
-import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { type AlertRecord, alertItemSchema } from "../alerts/record.js";
-import { conditionally, getItem, type TableRef } from "../store/dynamo.js";
-import { keys } from "../store/keys.js";
+import { readAlertItem, updateAlertItem } from "../alerts/alert-item.js";
+import type { AlertRecord } from "../alerts/record.js";
+import { conditionally, type TableRef } from "../store/dynamo.js";
 import type { AlertKey, Escalations } from "./ports.js";
 
 // Records written before escalation have none of its attributes: absent counts as level 0.
@@ -15,13 +14,8 @@ const NOT_SENT = "(attribute_not_exists(escalationsSent) OR escalationsSent < :l
 export class EscalationStore implements Escalations {
   constructor(private readonly table: TableRef) {}
 
-  async get(alert: AlertKey): Promise<AlertRecord | undefined> {
-    const Item = await getItem(
-      this.table,
-      keys.account(alert.account),
-      keys.alert(alert.serialno, alert.ruleId),
-    );
-    return Item ? alertItemSchema.parse(Item) : undefined;
+  get(alert: AlertKey): Promise<AlertRecord | undefined> {
+    return readAlertItem(this.table, alert);
   }
 
   claimLevel(alert: AlertKey, level: number, nowMs: number): Promise<boolean> {
@@ -49,21 +43,7 @@ export class EscalationStore implements Escalations {
     });
   }
 
-  #update(
-    alert: AlertKey,
-    expression: Pick<
-      ConstructorParameters<typeof UpdateCommand>[0],
-      "UpdateExpression" | "ConditionExpression" | "ExpressionAttributeValues"
-    >,
-  ): Promise<boolean> {
-    return conditionally(() =>
-      this.table.documents.send(
-        new UpdateCommand({
-          TableName: this.table.tableName,
-          Key: { pk: keys.account(alert.account), sk: keys.alert(alert.serialno, alert.ruleId) },
-          ...expression,
-        }),
-      ),
-    );
+  #update(alert: AlertKey, update: Parameters<typeof updateAlertItem>[2]): Promise<boolean> {
+    return conditionally(() => updateAlertItem(this.table, alert, update));
   }
 }

@@ -1,7 +1,7 @@
+import type { AlertKey } from "../alerts/alert-item.js";
 import type { Acknowledgement, AlertRecord } from "../alerts/record.js";
 
-/** An alert record's key: account, serial number and rule. */
-export type AlertKey = Pick<AlertRecord, "account" | "serialno" | "ruleId">;
+export type { AlertKey };
 
 /**
  * The escalation state of alert records. Every change is a conditional write on the one item, so

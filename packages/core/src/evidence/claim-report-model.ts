@@ -20,12 +20,15 @@ export interface ReportSettings {
   timestamped: boolean;
 }
 
+/** What the report reads of the alert: its evidence job has it, and so has its record (the incident page). */
+export type ReportAlertFacts = Pick<EvidenceJob, "alert" | "event" | "serialno" | "eventtime" | "deviceid">;
+
 /**
- * The report's model from the custody record, the job (the alert as published) and the stored track
+ * The report's model from the custody record, the alert (as published) and the stored track
  * (pure). Paths are the bag's, relative to its root: `prefix` is cut from every key.
  */
 export function claimReportModel(
-  job: EvidenceJob,
+  job: ReportAlertFacts,
   manifest: CurrentManifest,
   track: TrackGeoJson | undefined,
   prefix: string,

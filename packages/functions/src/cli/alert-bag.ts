@@ -5,6 +5,7 @@ import { NoSuchBucket, S3Client } from "@aws-sdk/client-s3";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { AlertRecord } from "@fleet-alerts/core/alerts";
 import { type BagSource, bagFolderName, openFolderBag, openS3Bag } from "@fleet-alerts/core/evidence";
+import { parseAlertId } from "@fleet-alerts/core/share";
 import { bagPrefixOf, NoBagError, withBag } from "../claim-pack/alert-bag.js";
 import { CliError } from "./parse.js";
 
@@ -48,14 +49,6 @@ export async function stageAlertBag(
     s3.destroy();
     throw error;
   }
-}
-
-/** `<account>:<serialno>:<rule>`; account ids hold no colon, serial numbers are digits. */
-function parseAlertId(alertId: string): { account: string; serialno: bigint; ruleId: string } {
-  const match = /^([^:]+):(\d+):(.+)$/.exec(alertId);
-  if (!match?.[1] || !match[2] || !match[3])
-    throw new CliError(`"${alertId}" is not an alert id: expected <account>:<serialno>:<rule>`);
-  return { account: match[1], serialno: BigInt(match[2]), ruleId: match[3] };
 }
 
 async function readAlert(

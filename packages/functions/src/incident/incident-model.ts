@@ -1,8 +1,8 @@
-import { type AlertBody, type AlertRecord, alertBodySchema } from "@fleet-alerts/core/alerts";
+import { type AlertBody, type AlertRecord, publishedBody } from "@fleet-alerts/core/alerts";
 import {
   type CurrentManifest,
   claimReportModel,
-  type EvidenceJob,
+  type ReportAlertFacts,
   type TrackGeoJson,
 } from "@fleet-alerts/core/evidence";
 import type { Incident, IncidentEvidence } from "./ports.js";
@@ -28,7 +28,7 @@ export function incidentOf(
   const report =
     evidence &&
     claimReportModel(
-      jobOf(record, body, evidence.manifest),
+      reportFactsOf(record, body, evidence.manifest),
       evidence.manifest,
       evidence.track,
       evidence.prefix,
@@ -64,34 +64,17 @@ export function incidentOf(
   };
 }
 
-/** The message body the alert was published with; records made before messages were kept have none. */
-function publishedBody(record: AlertRecord): AlertBody | undefined {
-  if (!record.message) return undefined;
-  const parsed = alertBodySchema.safeParse(JSON.parse(record.message.default));
-  return parsed.success ? parsed.data : undefined;
-}
-
-/**
- * The report model reads the alert through its evidence job; this is the job as the record knows
- * it (the report uses its alert, event code, serial number, time and device, nothing of the queue).
- */
-function jobOf(record: AlertRecord, body: AlertBody | undefined, manifest: CurrentManifest): EvidenceJob {
+/** What the report model reads of the alert, from its record, its published body and its manifest. */
+function reportFactsOf(
+  record: AlertRecord,
+  body: AlertBody | undefined,
+  manifest: CurrentManifest,
+): ReportAlertFacts {
   return {
-    version: 1,
-    alertId: record.alertId,
-    account: record.account,
-    ruleId: record.ruleId,
     deviceid: record.deviceid,
     serialno: record.serialno.toString(),
     eventtime: record.eventtime,
-    channels: record.evidence?.channels ?? manifest.clips.map((clip) => clip.channel),
-    secondsBefore: manifest.window.secondsBefore,
-    secondsAfter: manifest.window.secondsAfter,
-    severity: record.severity,
     event: { ...manifest.event, appdevid: record.appdevid },
-    attempt: 0,
-    timestampAttempt: 0,
-    incidentLink: false,
     ...(body && { alert: body }),
   };
 }

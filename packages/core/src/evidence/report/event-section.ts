@@ -14,21 +14,16 @@ const POSITION_SOURCE_TEXT: Record<PositionSource, string> = {
 export function eventSection(model: ClaimReportModel): string {
   const { event, alert } = model;
   const at = instantInBothZones(event.eventMs, model.fleetTimeZone);
-  const text = (value: string | undefined) =>
-    value === undefined ? `<span class="absent">not reported by the device</span>` : escapeHtml(value);
   const facts: [string, string][] = [
     ["Event", `${escapeHtml(event.name)} (code ${event.code})`],
     ["Serial number", escapeHtml(event.serialno)],
     ["Time (UTC)", escapeHtml(at.utc)],
     ["Time (fleet's zone)", escapeHtml(at.fleet)],
-    ["Vehicle", text(event.vehicle)],
-    ["Driver", text(event.driver)],
+    ["Vehicle", reportedText(event.vehicle)],
+    ["Driver", reportedText(event.driver)],
     ["Device", escapeHtml(event.deviceid)],
   ];
-  if (model.position) {
-    const { lat, lng, source } = model.position;
-    facts.push(["Position", `${lat.toFixed(6)}, ${lng.toFixed(6)} (${POSITION_SOURCE_TEXT[source]})`]);
-  }
+  if (model.position) facts.push(["Position", positionText(model.position)]);
   if (model.speedAtEventKmh !== undefined)
     facts.push(["Speed at the event", `${roundTo(model.speedAtEventKmh, 1)} km/h`]);
   if (model.speedLimitKmh !== undefined) facts.push(["Speed limit stated", `${model.speedLimitKmh} km/h`]);
@@ -48,4 +43,14 @@ ${factList([
   ["Account", escapeHtml(alert.account)],
 ])}
 </section>`;
+}
+
+/** A text the device may not have reported (vehicle, driver), escaped, or saying it did not. */
+export function reportedText(value: string | undefined): string {
+  return value === undefined ? `<span class="absent">not reported by the device</span>` : escapeHtml(value);
+}
+
+/** A position to six decimals, with where it came from. */
+export function positionText(position: NonNullable<ClaimReportModel["position"]>): string {
+  return `${position.lat.toFixed(6)}, ${position.lng.toFixed(6)} (${POSITION_SOURCE_TEXT[position.source]})`;
 }

@@ -1,4 +1,5 @@
 // The claim report's building blocks, for other pages that show an alert the same way (the incident page).
+export { positionText, reportedText } from "./event-section.js";
 export { escapeHtml, factList } from "./markup.js";
 export type { ReportTrackPoint } from "./model.js";
 export { BASE_STYLE } from "./report-style.js";
