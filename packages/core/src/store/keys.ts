@@ -33,6 +33,25 @@ export const keys = {
   shareListingPrefix: (serialno: bigint, ruleId: string) => `SHARE#${sortableSerial(serialno)}#${ruleId}#`,
   /** An alert's access audit entries; the prefix ends at the rule id, the rest sorts by time. */
   auditPrefix: (serialno: bigint, ruleId: string) => `AUDIT#${sortableSerial(serialno)}#${ruleId}#`,
+
+  // ---- routing (packages/core/src/routing): a group's and a recipient's items ----
+  /** A recipient group's partition: its held alerts, its digest index, its summary and digest claims. */
+  group: (name: string) => `GROUP#${name}`,
+  /** An alert held by the group's quiet hours until `windowEndIso`; the prefix sorts by window end. */
+  held: (windowEndIso: string, alertId: string) => `HELD#${windowEndIso}#${alertId}`,
+  heldPrefix: "HELD#",
+  /** The claim of the one summary of the held alerts of the window ending at `windowEndIso`. */
+  quietSummary: (windowEndIso: string) => `QUIETSUMMARY#${windowEndIso}`,
+  /** One per alert routed to the group (delivered or held), by publication time: the digest's index. */
+  routed: (atIso: string, alertId: string) => `ROUTED#${atIso}#${alertId}`,
+  routedPrefix: "ROUTED#",
+  /** The claim of the group's digest of local date `date` (YYYY-MM-DD). */
+  digest: (date: string) => `DIGEST#${date}`,
+  /** An SMS recipient's partition (its recipient id, routing/recipients.ts). */
+  recipient: (recipientId: string) => `RECIPIENT#${recipientId}`,
+  /** A recipient's (or, in the account's partition, a device's) texts of one UTC clock hour. */
+  smsHour: (hourIso: string) => `SMSHOUR#${hourIso}`,
+  deviceSmsHour: (hourIso: string, deviceid: string) => `SMSHOUR#${hourIso}#${deviceid}`,
 };
 
 /** Seconds since the epoch, the unit of DynamoDB's TTL attribute. */

@@ -1,0 +1,5 @@
+export * from "./groups-schema.js";
+export * from "./local-time.js";
+export * from "./quiet-window.js";
+export * from "./recipients.js";
+export * from "./route.js";
