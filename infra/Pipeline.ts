@@ -15,8 +15,8 @@ import { buildStorage } from "./storage.js";
 /**
  * The whole pipeline of one stage: table, topics, queues, buckets, functions, schedule, the incident
  * pages' HTTP API, alarms and dashboard. Grants are explicit and named (no SST `bind` of tables or buckets: it grants
- * `dynamodb:*` and `s3:*`); only secrets are bound (the device-cloud ones, the incident form's),
- * which grants exactly their SSM parameters.
+ * `dynamodb:*` and `s3:*`); only secrets are bound (the incident form's, the link secret), which grants exactly their SSM
+ * parameters; the device-cloud accounts' secrets are read under one path each (functions.ts).
  *
  * Every builder creates its constructs directly in the stack, under the IDs they have always had:
  * a construct moved into a new scope would get a new logical ID, and CloudFormation would replace
@@ -25,7 +25,7 @@ import { buildStorage } from "./storage.js";
 export async function Pipeline({ stack, app }: StackContext) {
   const config = loadStageConfig(stack.stage);
   // An invalid rules file fails the synth here, before it is bundled.
-  if (config.rulesFile) await loadRulesFile(config.rulesFile);
+  for (const { rulesFile } of config.accounts) if (rulesFile) await loadRulesFile(rulesFile);
 
   const storage = buildStorage(stack, config);
   const alerting = buildAlerting(stack, config);
@@ -47,7 +47,13 @@ export async function Pipeline({ stack, app }: StackContext) {
 
   suppressNagFindings(
     stack,
-    { functions: [poller, confirm, evidence, incident, escalate], evidence, incident, incidentApi },
+    {
+      functions: [poller, confirm, evidence, incident, escalate],
+      evidence,
+      incident,
+      incidentApi,
+      deviceCloudReaders: [poller, confirm, evidence],
+    },
     storage,
   );
   buildObservability(stack, {

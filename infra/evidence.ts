@@ -3,7 +3,7 @@ import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import type { Config, Function as SstFunction } from "sst/constructs";
 import { EVIDENCE_MAX_RECEIVES } from "../packages/core/src/evidence/queue-policy.js";
 import { type Alerting, grantPublishAlerts } from "./alerting.js";
-import { allow, EVIDENCE_TIMEOUT, type FunctionBase, pipelineFunction } from "./functions.js";
+import { allow, allowDeviceCloudSecrets, EVIDENCE_TIMEOUT, type FunctionBase, pipelineFunction } from "./functions.js";
 import type { Queues } from "./queues.js";
 import type { StageConfig } from "./stage-config.js";
 import { PACKS_LISTING, packObjects, type Storage } from "./storage.js";
@@ -20,6 +20,7 @@ export function buildEvidence(
   linkSecret: Config.Secret,
 ): SstFunction {
   const evidence = pipelineFunction(stack, "Evidence", base, {
+    copyFiles: base.accounts.copyFiles,
     bind: [...(base.common.bind ?? []), linkSecret],
     handler: "packages/functions/src/evidence.handler",
     timeout: EVIDENCE_TIMEOUT.toSeconds(),
@@ -28,6 +29,7 @@ export function buildEvidence(
     memorySize: 512,
     environment: {
       ...base.common.environment,
+      ...base.accounts.environment,
       EVIDENCE_BUCKET: evidenceBucket.bucketName,
       EVIDENCE_STAGING_BUCKET: stagingBucket.bucketName,
       FLEET_UTC_OFFSET: config.fleetUtcOffset,
@@ -44,6 +46,7 @@ export function buildEvidence(
 
   // ---- least privilege: named actions on named resources ----
   allow(evidence, ["dynamodb:GetItem", "dynamodb:UpdateItem"], [table.tableArn]);
+  allowDeviceCloudSecrets(stack, evidence);
   grantPublishAlerts(evidence, alerting);
   allow(evidence, ["sqs:SendMessage"], [evidenceQueue.queueArn]);
   // ListBucket lets a missing manifest answer 404 instead of 403.

@@ -1,8 +1,10 @@
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Duration, RemovalPolicy, type Stack } from "aws-cdk-lib";
 import * as iam from "aws-cdk-lib/aws-iam";
 import * as logs from "aws-cdk-lib/aws-logs";
-import { Config, type FunctionProps, Function as SstFunction } from "sst/constructs";
+import { type FunctionProps, Function as SstFunction } from "sst/constructs";
+import { useProject } from "sst/project.js";
 import { LAMBDA_MAX_TIMEOUT_SECONDS } from "../packages/core/src/aws-limits.js";
 import type { Alerting } from "./alerting.js";
 import type { Queues } from "./queues.js";
@@ -36,13 +38,42 @@ function packageVersion(): string {
   return (JSON.parse(readFileSync("package.json", "utf8")) as { version: string }).version;
 }
 
-/** What every function of the pipeline shares: defaults, bound secrets, environment, rules file. */
+/** What every function of the pipeline shares: defaults, environment, the accounts file. */
 export interface FunctionBase {
   common: FunctionProps & { environment: Record<string, string> };
   /** The common environment plus source-mapped stack traces. */
   sourceMapped: Record<string, string>;
-  /** Copies the stage's rules file into the bundle as rules.json (nothing without one). */
-  rulesCopy: Pick<FunctionProps, "copyFiles">;
+  /**
+   * For the functions that talk to the device cloud (poller, confirmation, evidence): the stage's
+   * accounts file and each account's rules file copied into the bundle, and the environment
+   * variable naming the first.
+   */
+  accounts: Pick<FunctionProps, "copyFiles"> & { environment: Record<string, string> };
+}
+
+/** Where the bundle holds the accounts file, and each account's rules file (rules/<id>.json). */
+const ACCOUNTS_FILE = "accounts.json";
+const rulesFileOf = (accountId: string) => `rules/${accountId}.json`;
+
+/**
+ * Writes the stage's accounts, as the functions read them (core's accountSettingsListSchema), under
+ * .sst/ (SST's own working folder, not committed), and returns its path from the project root, as
+ * SST's copyFiles wants it. A file, not an environment variable: a hundred accounts' ids and
+ * settings would not fit Lambda's 4 KB environment, and the bundle holds their rules files anyway.
+ */
+function writeAccountsFile(stage: string, config: StageConfig): string {
+  const folder = join(".sst", "fleet-alerts", stage);
+  mkdirSync(folder, { recursive: true });
+  const accounts = config.accounts.map((account) => ({
+    ...account,
+    ...(account.rulesFile && { rulesFile: rulesFileOf(account.id) }),
+  }));
+  const file = join(folder, ACCOUNTS_FILE);
+  // Written whole, then renamed: two synths of one stage (tests side by side) never read half a file.
+  const partial = `${file}.${process.pid}.tmp`;
+  writeFileSync(partial, `${JSON.stringify(accounts, null, 2)}\n`);
+  renameSync(partial, file);
+  return file;
 }
 
 export function buildFunctionBase(
@@ -54,15 +85,8 @@ export function buildFunctionBase(
   /** The base of incident links (infra/incident.ts): what the alerts' links point at. */
   publicBaseUrl: string,
 ): FunctionBase {
-  // Read at run time from SSM, never written into the template: `npx sst secrets set NAME VALUE`.
-  const secrets = Config.Secret.create(
-    stack,
-    "DEVICE_CLOUD_BASE_URL",
-    "DEVICE_CLOUD_USERNAME",
-    "DEVICE_CLOUD_PASSWORD",
-  );
   const common = {
-    bind: [secrets.DEVICE_CLOUD_BASE_URL, secrets.DEVICE_CLOUD_USERNAME, secrets.DEVICE_CLOUD_PASSWORD],
+    bind: [],
     environment: {
       TABLE_NAME: table.tableName,
       ALERTS_TOPIC_ARN: alertsTopic.topicArn,
@@ -72,11 +96,6 @@ export function buildFunctionBase(
       // Every message about an alert carries a link to its incident page, made to expire.
       PUBLIC_BASE_URL: publicBaseUrl,
       SHARE_LINK_HOURS: String(config.shareLinkHours),
-      // No DEVICE_CLOUD_ACCOUNTS: the handlers make account "main" from the bound secrets at start,
-      // with these settings.
-      ...(config.rulesFile && { RULES_FILE: "rules.json" }),
-      GPS_SPEED_UNIT: config.gpsSpeedUnit,
-      GPS_LOOKUP_BUDGET_MS: String(config.gpsLookupBudgetMs),
       FLEET_TIME_ZONE: config.fleetTimeZone,
       POWERTOOLS_SERVICE_NAME: "fleet-alerts",
       FLEET_ALERTS_VERSION: packageVersion(),
@@ -87,8 +106,31 @@ export function buildFunctionBase(
     // Stack traces in the logs point at the TypeScript sources, through the bundled source maps. Not
     // in the evidence function: parsing the map cost it 25 MiB of its peak memory (npm run bench).
     sourceMapped: { ...common.environment, NODE_OPTIONS: "--enable-source-maps" },
-    rulesCopy: config.rulesFile ? { copyFiles: [{ from: config.rulesFile, to: "rules.json" }] } : {},
+    accounts: {
+      // No DEVICE_CLOUD_ACCOUNTS: the handlers make each account from this file and its secrets.
+      environment: { DEVICE_CLOUD_ACCOUNTS_FILE: ACCOUNTS_FILE },
+      copyFiles: [
+        { from: writeAccountsFile(useProject().config.stage, config), to: ACCOUNTS_FILE },
+        ...config.accounts.flatMap((account) =>
+          account.rulesFile ? [{ from: account.rulesFile, to: rulesFileOf(account.id) }] : [],
+        ),
+      ],
+    },
   };
+}
+
+/**
+ * Lets a function read the device-cloud accounts' SST secrets (DEVICE_CLOUD_<ID>_*), the stage's
+ * and the app-wide fallback, as `bind` would for each secret. One wildcard per path, not one ARN
+ * per secret: a hundred accounts' 600 ARNs would pass IAM's 10 KB limit on a role's inline policy
+ * (cdk-nag's finding is suppressed with this reason in infra/nag.ts).
+ */
+export function allowDeviceCloudSecrets(stack: Stack, fn: SstFunction) {
+  // Where SST keeps secrets (SST_SSM_PREFIX of every function), and the app-wide fallback.
+  const { name, stage, ssmPrefix = `/sst/${name}/${stage}/` } = useProject().config;
+  const parameter = (path: string) =>
+    `arn:${stack.partition}:ssm:${stack.region}:${stack.account}:parameter${path}Secret/DEVICE_CLOUD_*`;
+  allow(fn, ["ssm:GetParameters"], [parameter(ssmPrefix), parameter(`/sst/${name}/.fallback/`)]);
 }
 
 /** A function with the common props and its own log group `<id>Logs`, kept a month. */

@@ -17,7 +17,15 @@ export function suppressNagFindings(
     evidence,
     incident,
     incidentApi,
-  }: { functions: SstFunction[]; evidence: SstFunction; incident: SstFunction; incidentApi: IncidentApi },
+    deviceCloudReaders,
+  }: {
+    functions: SstFunction[];
+    evidence: SstFunction;
+    incident: SstFunction;
+    incidentApi: IncidentApi;
+    /** The functions that read the accounts' DEVICE_CLOUD_* secrets (functions.ts). */
+    deviceCloudReaders: SstFunction[];
+  },
   { evidenceBucket, stagingBucket }: Pick<Storage, "evidenceBucket" | "stagingBucket">,
 ) {
   for (const fn of functions) {
@@ -28,6 +36,20 @@ export function suppressNagFindings(
         appliesTo: [BASIC_EXECUTION_ROLE],
       },
     ]);
+  }
+  for (const fn of deviceCloudReaders) {
+    NagSuppressions.addResourceSuppressions(
+      fn.role as iam.IRole,
+      [
+        {
+          id: "AwsSolutions-IAM5",
+          reason:
+            "The device-cloud accounts' SST secrets (DEVICE_CLOUD_<ID>_*), the stage's and the fallback: one ARN per secret would pass IAM's inline-policy size at a hundred accounts.",
+          appliesTo: [{ regex: "/^Resource::arn:[^:]+:ssm:[^:]+:[^:]+:parameter\\/sst\\/.+\\/Secret\\/DEVICE_CLOUD_\\*$/g" }],
+        },
+      ],
+      true,
+    );
   }
   const arnOf = (bucket: s3.Bucket) => stack.getLogicalId(bucket.node.defaultChild as s3.CfnBucket);
   NagSuppressions.addResourceSuppressions(

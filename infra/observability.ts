@@ -6,12 +6,15 @@ import type { Function as SstFunction } from "sst/constructs";
 import type { Queues } from "./queues.js";
 import type { StageConfig } from "./stage-config.js";
 
-/** A metric the handlers emit through Powertools, for account "main". */
-const metric = (name: string, statistic: string) =>
+/**
+ * A metric the handlers emit through Powertools: over every account, or (the cursor lag only, see
+ * publishPollMetrics) one account's.
+ */
+const metric = (name: string, statistic: string, account?: string) =>
   new cloudwatch.Metric({
     namespace: "FleetAlerts",
     metricName: name,
-    dimensionsMap: { service: "fleet-alerts", account: "main" },
+    dimensionsMap: { service: "fleet-alerts", ...(account !== undefined && { account }) },
     statistic,
     period: Duration.minutes(5),
   });
@@ -46,15 +49,17 @@ export function buildObservability(
     comparisonOperator: above,
     alarmDescription: "The poller failed three times in five minutes: alerts are delayed.",
   });
-  alarm("CursorLag", {
-    metric: metric("CursorLagSeconds", "Maximum"),
-    threshold: config.lagAlarmSeconds,
-    evaluationPeriods: 2,
-    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-    // No data means the poller is not reporting at all: that is lag too.
-    treatMissingData: cloudwatch.TreatMissingData.BREACHING,
-    alarmDescription: "The oldest unread event is older than the lag threshold.",
-  });
+  // One per account (0.10 USD a month each): an account whose device cloud is down lags alone.
+  for (const { id } of config.accounts)
+    alarm(`CursorLag-${id}`, {
+      metric: metric("CursorLagSeconds", "Maximum", id),
+      threshold: config.lagAlarmSeconds,
+      evaluationPeriods: 2,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      // No data means the poller is not reporting at all: that is lag too.
+      treatMissingData: cloudwatch.TreatMissingData.BREACHING,
+      alarmDescription: `Account ${id}: the oldest unread event is older than the lag threshold.`,
+    });
   alarm("EvidenceDlqNotEmpty", {
     metric: queues.evidenceDlq.metricApproximateNumberOfMessagesVisible(),
     threshold: 1,
@@ -113,7 +118,14 @@ export function buildObservability(
         }),
         new cloudwatch.GraphWidget({
           title: "Cursor lag (s)",
-          left: [metric("CursorLagSeconds", "Maximum")],
+          // The highest lag of any account: the dashboard stays one widget at a hundred accounts.
+          left: [
+            new cloudwatch.MathExpression({
+              label: "highest",
+              expression: `MAX(SEARCH('{FleetAlerts,account,service} MetricName="CursorLagSeconds"', 'Maximum', 300))`,
+              period: Duration.minutes(5),
+            }),
+          ],
         }),
         new cloudwatch.GraphWidget({
           title: "Rejected and failed",

@@ -4,7 +4,7 @@ import * as targets from "aws-cdk-lib/aws-events-targets";
 import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import { Config, type Function as SstFunction } from "sst/constructs";
 import { type Alerting, grantPublishAlerts } from "./alerting.js";
-import { allow, type FunctionBase, pipelineFunction } from "./functions.js";
+import { allow, allowDeviceCloudSecrets, type FunctionBase, pipelineFunction } from "./functions.js";
 import type { Queues } from "./queues.js";
 import { pollerTimeoutSeconds, type StageConfig } from "./stage-config.js";
 import type { Storage } from "./storage.js";
@@ -46,37 +46,52 @@ export function buildPolling(
   const linkSecret = new Config.Secret(stack, "SHARE_LINK_SECRET");
   const bind = [...(base.common.bind ?? []), linkSecret];
   const poller = pipelineFunction(stack, "Poller", base, {
-    ...base.rulesCopy,
+    copyFiles: base.accounts.copyFiles,
     bind,
     handler: "packages/functions/src/poll.handler",
     timeout: pollerTimeoutSeconds(config),
     memorySize: 512,
-    reservedConcurrentExecutions: 1,
+    // One run per account at a time: each account's schedule invokes it on its own, and a run ends
+    // before its account's next one starts (the deadline margin); the account lock refuses an
+    // overlapping run of one account anyway. So the accounts never wait for one another's runs.
+    reservedConcurrentExecutions: config.accounts.length,
     environment: {
       ...base.sourceMapped,
+      ...base.accounts.environment,
       ...(config.pollEverySeconds !== undefined && { POLL_EVERY_SECONDS: String(config.pollEverySeconds) }),
     },
   });
-  // A run that waits behind a running one (reserved concurrency 1) is worthless a minute later: the
+  // A run that waits behind running ones (the reserved concurrency) is worthless a minute later: the
   // next scheduled run reads the same events. Drop it instead of letting invocations pile up.
   poller.configureAsyncInvoke({ maxEventAge: Duration.seconds(60), retryAttempts: 0 });
-  new events.Rule(stack, "PollSchedule", {
-    schedule: events.Schedule.rate(Duration.minutes(config.scheduleMinutes)),
-    targets: [new targets.LambdaFunction(poller, { retryAttempts: 0 })],
-  });
+  // One schedule per account, invoking the poller with `{ "account": "<id>" }`: each account is
+  // polled by its own run, so a slow or failing device cloud never delays another's alerts.
+  for (const account of config.accounts) {
+    new events.Rule(stack, `PollSchedule-${account.id}`, {
+      description: `Polls device-cloud account ${account.id}`,
+      schedule: events.Schedule.rate(Duration.minutes(config.scheduleMinutes)),
+      targets: [
+        new targets.LambdaFunction(poller, {
+          retryAttempts: 0,
+          event: events.RuleTargetInput.fromObject({ account: account.id }),
+        }),
+      ],
+    });
+  }
 
   const confirm = pipelineFunction(stack, "Confirm", base, {
-    ...base.rulesCopy,
+    copyFiles: base.accounts.copyFiles,
     bind,
     handler: "packages/functions/src/confirm.handler",
     timeout: 60,
     memorySize: 256,
-    environment: base.sourceMapped,
+    environment: { ...base.sourceMapped, ...base.accounts.environment },
   });
   confirm.addEventSource(new SqsEventSource(confirmQueue, { batchSize: 10, reportBatchItemFailures: true }));
 
   // ---- least privilege: named actions on named resources ----
   allow(poller, POLLER_ITEM_ACTIONS, [table.tableArn]);
+  allowDeviceCloudSecrets(stack, poller);
   grantPublishAlerts(poller, alerting);
   // Both publish alerts, so both schedule the escalation of those that escalate.
   const sendTo = [evidenceQueue.queueArn, confirmQueue.queueArn, escalationQueue.queueArn];
@@ -88,6 +103,7 @@ export function buildPolling(
     [table.tableArn],
   );
   grantPublishAlerts(confirm, alerting);
+  allowDeviceCloudSecrets(stack, confirm);
   allow(confirm, ["sqs:SendMessage"], sendTo);
   return { poller, confirm, linkSecret };
 }

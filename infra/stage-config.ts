@@ -10,15 +10,14 @@ import {
   DEFAULT_TSA_TIMEOUT_MS,
   DEFAULT_UTC_OFFSET,
   evidenceGiveUpHoursSchema,
-  gpsLookupBudgetMsSchema,
   pollEverySecondsSchema,
   sourceOrganizationSchema,
   tsaTimeoutMsSchema,
   tsaUrlSchema,
   utcOffsetTextSchema,
 } from "../packages/core/src/config/fields.js";
+import { accountSettingsListSchema } from "../packages/core/src/config/poller-config.js";
 import { timeZoneSchema } from "../packages/core/src/config/time-zone.js";
-import { speedUnitSchema } from "../packages/core/src/context/speed-unit.js";
 import { severitySchema } from "../packages/core/src/rules/schema.js";
 
 const e164 = z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an E.164 number like +4915112345678");
@@ -66,18 +65,19 @@ export const stageConfigSchema = z
     fleetTimeZone: timeZoneSchema.default("UTC"),
     /** FLEET_UTC_OFFSET of the evidence function, passed on as written. */
     fleetUtcOffset: utcOffsetTextSchema.default(DEFAULT_UTC_OFFSET),
-    /** The rules file bundled with the functions; the default rules when absent. */
-    rulesFile: z.string().optional(),
+    /**
+     * The device-cloud accounts this stage polls, each with its own cursor, lock, rules file and lag
+     * alarm. Each account's address, user and password are the SST secrets
+     * DEVICE_CLOUD_<ID>_BASE_URL, _USERNAME and _PASSWORD (the id upper-cased, '-' as '_'). A stage
+     * without a file (a developer's) polls one account, "fleet", with the default rules.
+     */
+    accounts: accountSettingsListSchema.default([{ id: "fleet", gpsSpeedUnit: "km/h", gpsLookupBudgetMs: DEFAULT_GPS_LOOKUP_BUDGET_MS }]),
     /** Object Lock default retention (compliance mode) of the evidence bucket. */
     evidenceRetentionDays: z.number().int().min(1).max(36_500).default(1),
     /** Evidence moves to Glacier Instant Retrieval after this many days. */
     evidenceInfrequentAfterDays: z.number().int().min(1).default(30),
     /** The cursor-lag alarm fires above this. */
     lagAlarmSeconds: z.number().int().min(60).default(600),
-    /** The unit of speeds in the device cloud's /api/gps points (the spec does not show it). */
-    gpsSpeedUnit: speedUnitSchema.default("km/h"),
-    /** The time budget of the GPS lookups that place alerts at their events; 0 turns them off. */
-    gpsLookupBudgetMs: gpsLookupBudgetMsSchema.default(DEFAULT_GPS_LOOKUP_BUDGET_MS),
     /** EVIDENCE_GIVE_UP_HOURS of the evidence function. */
     evidenceGiveUpHours: evidenceGiveUpHoursSchema.default(DEFAULT_EVIDENCE_GIVE_UP_HOURS),
     /** Who makes the claim packs (bag-info.txt's Source-Organization): the fleet's operator. */

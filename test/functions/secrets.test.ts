@@ -1,38 +1,72 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { accountsSchema } from "@fleet-alerts/core/config";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadSstSecrets, withSecrets } from "../../packages/functions/src/secrets.js";
+import { readSstSecrets, withSecrets } from "../../packages/functions/src/secrets.js";
 
-const SECRETS = {
-  DEVICE_CLOUD_BASE_URL: "https://cloud.example",
-  DEVICE_CLOUD_USERNAME: "fleet",
-  DEVICE_CLOUD_PASSWORD: "pw",
+const SECRETS: Record<string, string> = {
+  DEVICE_CLOUD_NORTH_BASE_URL: "https://north.example",
+  DEVICE_CLOUD_NORTH_USERNAME: "fleet-n",
+  DEVICE_CLOUD_NORTH_PASSWORD: "pw-n",
+  DEVICE_CLOUD_DEPOT_SOUTH_BASE_URL: "https://south.example",
+  DEVICE_CLOUD_DEPOT_SOUTH_USERNAME: "fleet-s",
+  DEVICE_CLOUD_DEPOT_SOUTH_PASSWORD: "pw-s",
 };
 
-// How the account is made from the secrets; the loader is passed in (it is tested below).
+// The accounts file infra/functions.ts bundles.
+async function accountsFile() {
+  const folder = await mkdtemp(join(tmpdir(), "fleet-alerts-accounts-"));
+  const file = join(folder, "accounts.json");
+  await writeFile(
+    file,
+    JSON.stringify([
+      { id: "north", rulesFile: "rules/north.json", gpsSpeedUnit: "mph", gpsLookupBudgetMs: 0 },
+      { id: "depot-south" },
+    ]),
+  );
+  return { SST_APP: "fleet-alerts", DEVICE_CLOUD_ACCOUNTS_FILE: file };
+}
+
+// How the accounts are made from the file and the secrets; the loader is passed in (tested below).
 describe("secrets of a deployed stage", () => {
-  it("makes the account from the bound secrets", async () => {
-    const env = await withSecrets({ SST_APP: "fleet-alerts", RULES_FILE: "rules.json" }, async () => SECRETS);
-    expect(JSON.parse(env.DEVICE_CLOUD_ACCOUNTS ?? "")).toEqual([
-      {
-        id: "main",
-        baseUrl: "https://cloud.example",
-        username: "fleet",
-        passwordEnv: "DEVICE_CLOUD_PASSWORD",
-        rulesFile: "rules.json",
-      },
+  it("makes each named account from the accounts file and its own secrets, and reads no other's", async () => {
+    const asked: string[][] = [];
+    const load = async (_env: unknown, names: readonly string[]) => {
+      asked.push([...names]);
+      return Object.fromEntries(names.map((name) => [name, SECRETS[name] ?? ""]));
+    };
+    const env = await withSecrets(await accountsFile(), ["north"], load);
+    expect(asked).toEqual([["DEVICE_CLOUD_NORTH_BASE_URL", "DEVICE_CLOUD_NORTH_USERNAME", "DEVICE_CLOUD_NORTH_PASSWORD"]]);
+    const accounts = accountsSchema.parse(JSON.parse(env.DEVICE_CLOUD_ACCOUNTS ?? ""));
+    expect(accounts).toEqual([
+      expect.objectContaining({
+        id: "north",
+        baseUrl: "https://north.example",
+        username: "fleet-n",
+        passwordEnv: "DEVICE_CLOUD_NORTH_PASSWORD",
+        rulesFile: "rules/north.json",
+        gpsSpeedUnit: "mph",
+        gpsLookupBudgetMs: 0,
+      }),
     ]);
-    expect(env.DEVICE_CLOUD_PASSWORD).toBe("pw");
+    expect(env.DEVICE_CLOUD_NORTH_PASSWORD).toBe("pw-n");
+    expect(env.DEVICE_CLOUD_DEPOT_SOUTH_PASSWORD).toBeUndefined();
   });
 
-  it("gives the account the stage's GPS speed unit and lookup budget", async () => {
-    const env = await withSecrets(
-      { SST_APP: "fleet-alerts", GPS_SPEED_UNIT: "mph", GPS_LOOKUP_BUDGET_MS: "0" },
-      async () => SECRETS,
-    );
-    const [account] = accountsSchema.parse(JSON.parse(env.DEVICE_CLOUD_ACCOUNTS ?? ""));
-    expect(account).toMatchObject({ id: "main", gpsSpeedUnit: "mph", gpsLookupBudgetMs: 0 });
+  it("makes every account when none is named; an unknown one is an error", async () => {
+    const load = async (_env: unknown, names: readonly string[]) =>
+      Object.fromEntries(names.map((name) => [name, SECRETS[name] ?? ""]));
+    const base = await accountsFile();
+    const env = await withSecrets(base, undefined, load);
+    const accounts = accountsSchema.parse(JSON.parse(env.DEVICE_CLOUD_ACCOUNTS ?? ""));
+    expect(accounts.map((account) => [account.id, account.passwordEnv])).toEqual([
+      ["north", "DEVICE_CLOUD_NORTH_PASSWORD"],
+      ["depot-south", "DEVICE_CLOUD_DEPOT_SOUTH_PASSWORD"],
+    ]);
+    await expect(withSecrets(base, ["west"], load)).rejects.toThrow("unknown account west");
   });
 
   it("leaves an explicit configuration, and anything outside SST, as it is", async () => {
@@ -40,9 +74,9 @@ describe("secrets of a deployed stage", () => {
       throw new Error("must not be called");
     };
     const explicit = { SST_APP: "fleet-alerts", DEVICE_CLOUD_ACCOUNTS: "[]" };
-    expect(await withSecrets(explicit, load)).toBe(explicit);
+    expect(await withSecrets(explicit, undefined, load)).toBe(explicit);
     const local = { TABLE_NAME: "t" };
-    expect(await withSecrets(local, load)).toBe(local);
+    expect(await withSecrets(local, ["north"], load)).toBe(local);
   });
 });
 
@@ -52,6 +86,8 @@ describe("reading the bound secrets from SSM, where SST v2 keeps them", () => {
   const ENV = { SST_APP: "fleet-alerts", SST_STAGE: "prod", SST_SSM_PREFIX: "/sst/fleet-alerts/prod/" };
   const stage = (name: string) => `/sst/fleet-alerts/prod/Secret/${name}/value`;
   const fallback = (name: string) => `/sst/fleet-alerts/.fallback/Secret/${name}/value`;
+  const NAMES = Object.keys(SECRETS);
+  const NORTH = NAMES.filter((name) => name.startsWith("DEVICE_CLOUD_NORTH_"));
   let stop: (() => void) | undefined;
   afterEach(() => stop?.());
 
@@ -94,38 +130,46 @@ describe("reading the bound secrets from SSM, where SST v2 keeps them", () => {
     return { ssm, requests };
   }
 
-  it("reads the stage's values in one decrypted GetParameters", async () => {
-    const { ssm, requests } = await ssmHolding({
-      [stage("DEVICE_CLOUD_BASE_URL")]: SECRETS.DEVICE_CLOUD_BASE_URL,
-      [stage("DEVICE_CLOUD_USERNAME")]: SECRETS.DEVICE_CLOUD_USERNAME,
-      [stage("DEVICE_CLOUD_PASSWORD")]: SECRETS.DEVICE_CLOUD_PASSWORD,
-    });
-    expect(await loadSstSecrets(ENV, ssm)).toEqual(SECRETS);
+  it("reads the stage's values in decrypted GetParameters calls of ten names at most", async () => {
+    const { ssm, requests } = await ssmHolding(
+      Object.fromEntries(Object.entries(SECRETS).map(([name, value]) => [stage(name), value])),
+    );
+    expect(await readSstSecrets(ENV, NAMES, ssm)).toEqual(SECRETS);
     expect(requests).toHaveLength(1);
     expect(requests[0]?.target).toBe("AmazonSSM.GetParameters");
     expect(requests[0]?.decrypt).toBe(true);
+    const many = Array.from({ length: 23 }, (_, index) => `DEVICE_CLOUD_A${index}_PASSWORD`);
+    const { ssm: ssmOfMany, requests: manyRequests } = await ssmHolding(
+      Object.fromEntries(many.map((name) => [stage(name), "x"])),
+    );
+    expect(Object.keys(await readSstSecrets(ENV, many, ssmOfMany))).toEqual(many);
+    expect(manyRequests.map((request) => request.names.length)).toEqual([10, 10, 3]);
   });
 
   it("takes the app-wide fallback for what the stage does not set, as SST does", async () => {
     const { ssm, requests } = await ssmHolding({
-      [stage("DEVICE_CLOUD_BASE_URL")]: SECRETS.DEVICE_CLOUD_BASE_URL,
-      [stage("DEVICE_CLOUD_USERNAME")]: SECRETS.DEVICE_CLOUD_USERNAME,
-      [fallback("DEVICE_CLOUD_PASSWORD")]: SECRETS.DEVICE_CLOUD_PASSWORD,
-      [fallback("DEVICE_CLOUD_USERNAME")]: "not-this-one",
+      [stage("DEVICE_CLOUD_NORTH_BASE_URL")]: "https://north.example",
+      [stage("DEVICE_CLOUD_NORTH_USERNAME")]: "fleet-n",
+      [fallback("DEVICE_CLOUD_NORTH_PASSWORD")]: "pw-n",
+      [fallback("DEVICE_CLOUD_NORTH_USERNAME")]: "not-this-one",
     });
-    expect(await loadSstSecrets(ENV, ssm)).toEqual(SECRETS);
-    expect(requests[1]?.names).toEqual([fallback("DEVICE_CLOUD_PASSWORD")]);
+    expect(await readSstSecrets(ENV, NORTH, ssm)).toEqual({
+      DEVICE_CLOUD_NORTH_BASE_URL: "https://north.example",
+      DEVICE_CLOUD_NORTH_USERNAME: "fleet-n",
+      DEVICE_CLOUD_NORTH_PASSWORD: "pw-n",
+    });
+    expect(requests[1]?.names).toEqual([fallback("DEVICE_CLOUD_NORTH_PASSWORD")]);
   });
 
   it("names a secret set nowhere, and how to set it, without showing any value", async () => {
     const { ssm } = await ssmHolding({
-      [stage("DEVICE_CLOUD_BASE_URL")]: SECRETS.DEVICE_CLOUD_BASE_URL,
-      [stage("DEVICE_CLOUD_PASSWORD")]: SECRETS.DEVICE_CLOUD_PASSWORD,
+      [stage("DEVICE_CLOUD_NORTH_BASE_URL")]: "https://north.example",
+      [stage("DEVICE_CLOUD_NORTH_PASSWORD")]: "pw-n",
     });
-    const failure = loadSstSecrets(ENV, ssm);
+    const failure = readSstSecrets(ENV, NORTH, ssm);
     await expect(failure).rejects.toThrow(
-      "secret DEVICE_CLOUD_USERNAME is not set: npx sst secrets set DEVICE_CLOUD_USERNAME <value> --stage prod",
+      "secret DEVICE_CLOUD_NORTH_USERNAME is not set: npx sst secrets set DEVICE_CLOUD_NORTH_USERNAME <value> --stage prod",
     );
-    await expect(failure).rejects.not.toThrow(SECRETS.DEVICE_CLOUD_PASSWORD);
+    await expect(failure).rejects.not.toThrow("pw-n");
   });
 });

@@ -1,15 +1,17 @@
+import { evidenceEnvSchema, parseEnv } from "@fleet-alerts/core/config";
 import {
   claimPackJobSchema,
   collectEvidence,
   evidenceJobSchema,
   isClaimPackMessage,
 } from "@fleet-alerts/core/evidence";
+import { parseAlertId } from "@fleet-alerts/core/share";
 import { buildClaimPackZip } from "./claim-pack/build-zip.js";
 import { handleEvidenceFailure } from "./evidence-failure.js";
 import { buildEvidenceRuntime } from "./evidence-runtime.js";
 import { logger } from "./observability.js";
 import type { RuntimeOverrides } from "./runtime.js";
-import { withSecrets } from "./secrets.js";
+import { perAccount, withSecrets } from "./secrets.js";
 import { sqsRecordHandler } from "./sqs-handler.js";
 
 /**
@@ -23,17 +25,27 @@ export function createEvidenceHandler(
   options: RuntimeOverrides = {},
 ) {
   return sqsRecordHandler(
-    () => withSecrets(env).then((resolved) => buildEvidenceRuntime(resolved, options)),
-    async (record, runtime) => {
+    async () => {
+      // A configuration error fails every invocation at once, before any account's secrets are read.
+      parseEnv(evidenceEnvSchema.omit({ DEVICE_CLOUD_ACCOUNTS: true }), env);
+      // Each job names its account (a claim pack's alert id does), whose secrets are read on its
+      // first job in the container.
+      return perAccount((account) =>
+        withSecrets(env, [account]).then((resolved) => buildEvidenceRuntime(resolved, options)),
+      );
+    },
+    async (record, runtimeFor) => {
       const message: unknown = JSON.parse(record.body);
       if (isClaimPackMessage(message)) {
         const pack = claimPackJobSchema.parse(message);
         logger.appendKeys({ alertId: pack.alertId });
+        const runtime = await runtimeFor(parseAlertId(pack.alertId).account);
         return buildClaimPackZip(pack, { ...runtime.claimPacks, observer: runtime.deps.observer });
       }
       const job = evidenceJobSchema.parse(message);
       const { account, alertId, serialno, deviceid } = job;
       logger.appendKeys({ account, alertId, serialno, deviceid });
+      const runtime = await runtimeFor(account);
       const cloud = runtime.accounts.get(job.account);
       if (!cloud) throw new Error(`evidence job for unknown account ${job.account}`);
       try {

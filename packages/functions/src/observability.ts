@@ -26,9 +26,17 @@ export function lambdaHandler<Event, Result, Ctx extends Partial<Context>>(
   return (event, context) => wrapped(event, context as Context);
 }
 
-/** The poller's figures for one account, as metrics with an `account` dimension. */
+/**
+ * The poller's figures for one account. Only CursorLagSeconds has an `account` dimension: each
+ * account's lag alarm needs its own series. The others are summed over the accounts (one series
+ * each, whatever their number: CloudWatch bills each metric and dimension combination), the
+ * account kept as a property of the log line, for Logs Insights.
+ */
 export function publishPollMetrics(summary: PollSummary, runMs: number): void {
-  metrics.addDimension("account", summary.account);
+  const lag = metrics.singleMetric();
+  lag.addDimension("account", summary.account);
+  lag.addMetric("CursorLagSeconds", MetricUnit.Seconds, summary.lagSeconds);
+  metrics.addMetadata("account", summary.account);
   metrics.addMetric("EventsRead", MetricUnit.Count, summary.eventsRead);
   metrics.addMetric("AlertsPublished", MetricUnit.Count, summary.alertsPublished);
   metrics.addMetric("AlertsFailed", MetricUnit.Count, summary.alertsFailed);
@@ -44,19 +52,19 @@ export function publishPollMetrics(summary: PollSummary, runMs: number): void {
   metrics.addMetric("PositionsFromTrack", MetricUnit.Count, summary.positionsFromTrack);
   metrics.addMetric("PositionsLastKnown", MetricUnit.Count, summary.positionsLastKnown);
   metrics.addMetric("PositionsUnknown", MetricUnit.Count, summary.positionsUnknown);
-  metrics.addMetric("CursorLagSeconds", MetricUnit.Seconds, summary.lagSeconds);
   metrics.addMetric("RunTime", MetricUnit.Milliseconds, runMs);
   metrics.publishStoredMetrics();
 }
 
 /**
- * One level sent to the escalation topic, as the metric `Escalations` with an `account` dimension:
- * a rise means alerts going unacknowledged. Published at once (a single metric), as jobs of one
- * batch run side by side and may belong to different accounts.
+ * One level sent to the escalation topic, as the metric `Escalations`: a rise means alerts going
+ * unacknowledged. No `account` dimension (one series whatever the number of accounts); the account
+ * is a property of the line. Published at once (a single metric), as jobs of one batch run side
+ * by side and may belong to different accounts.
  */
 export function publishEscalationMetric(account: string): void {
   const single = metrics.singleMetric();
-  single.addDimension("account", account);
+  single.addMetadata("account", account);
   single.addMetric("Escalations", MetricUnit.Count, 1);
 }
 

@@ -1,34 +1,56 @@
-import { runPollers } from "@fleet-alerts/core/poller";
+import { PollFailedError, type PollSummary, runPollers } from "@fleet-alerts/core/poller";
 import type { Context } from "aws-lambda";
+import * as z from "zod";
 import { lambdaHandler, publishPollMetrics } from "./observability.js";
-import { cachedOnSuccess } from "./once.js";
 import { buildRuntime, type RuntimeOverrides } from "./runtime.js";
-import { withSecrets } from "./secrets.js";
+import { perAccount, withSecrets } from "./secrets.js";
+
+/** What a schedule sends: one rule per account (infra/polling.ts); none (a manual run): every account. */
+const pollEventSchema = z.object({ account: z.string().min(1).optional() }).loose();
+
+// Not an account id (core's accountConfigSchema allows no '*'): the runtime of every account.
+const EVERY_ACCOUNT = "*";
 
 /**
- * The scheduled poller. Thin: the runtime is built once per container (a configuration error
- * fails every invocation with a message naming the variable), the work is core's `runPollers`.
+ * The scheduled poller. Thin: a runtime is built once per container and account (a configuration
+ * error fails every invocation with a message naming the variable; an account's secrets are read
+ * only when it is polled), the work is core's `runPollers`.
  */
 export function createPollHandler(
   env: Readonly<Record<string, string | undefined>>,
   options: RuntimeOverrides = {},
 ) {
-  const getRuntime = cachedOnSuccess(() =>
-    withSecrets(env).then((resolved) => buildRuntime(resolved, options)),
+  const runtimeFor = perAccount((key) =>
+    withSecrets(env, key === EVERY_ACCOUNT ? undefined : [key]).then((resolved) =>
+      buildRuntime(resolved, options),
+    ),
   );
-  return lambdaHandler(async (_event: unknown, context: Pick<Context, "getRemainingTimeInMillis">) => {
-    const { config, pollers, observer } = await getRuntime();
+  return lambdaHandler(async (event: unknown, context: Pick<Context, "getRemainingTimeInMillis">) => {
+    const { account } = pollEventSchema.parse(event ?? {});
+    const { config, pollers, observer } = await runtimeFor(account ?? EVERY_ACCOUNT);
+    // Outside a stage (the local mode, the tests) the runtime holds every configured account.
+    const polled = account === undefined ? pollers : pollers.filter((poller) => poller.settings.account === account);
+    if (polled.length === 0) throw new Error(`unknown account ${account}: not configured`);
     const startedMs = Date.now();
     const deadlineMs = startedMs + context.getRemainingTimeInMillis() - config.DEADLINE_MARGIN_SECONDS * 1000;
-    const summaries = await runPollers(pollers, {
-      deadlineMs,
-      ...(config.POLL_EVERY_SECONDS !== undefined && { pollEveryMs: config.POLL_EVERY_SECONDS * 1000 }),
-    });
-    for (const summary of summaries) {
-      observer.observe({ type: "poll-summary", ...summary });
-      publishPollMetrics(summary, Date.now() - startedMs);
+    const report = (summaries: readonly PollSummary[]) => {
+      for (const summary of summaries) {
+        observer.observe({ type: "poll-summary", ...summary });
+        publishPollMetrics(summary, Date.now() - startedMs);
+      }
+    };
+    try {
+      const summaries = await runPollers(polled, {
+        deadlineMs,
+        ...(config.POLL_EVERY_SECONDS !== undefined && { pollEveryMs: config.POLL_EVERY_SECONDS * 1000 }),
+      });
+      report(summaries);
+      return summaries;
+    } catch (error) {
+      // The accounts that were polled still report (their lag alarm must not see missing data).
+      if (error instanceof PollFailedError) report(error.summaries);
+      throw error;
     }
-    return summaries;
   });
 }
 

@@ -1,42 +1,17 @@
+import { readFile } from "node:fs/promises";
 import { GetParametersCommand, SSMClient, type SSMClientConfig } from "@aws-sdk/client-ssm";
+import {
+  type AccountSettingsConfig,
+  accountSettingsListSchema,
+  ConfigError,
+  deviceCloudSecretPrefix,
+} from "@fleet-alerts/core/config";
+import { cachedOnSuccess } from "./once.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** The device-cloud secrets a deployed stage binds (see infra/Pipeline.ts). */
-export interface DeviceCloudSecrets {
-  DEVICE_CLOUD_BASE_URL: string;
-  DEVICE_CLOUD_USERNAME: string;
-  DEVICE_CLOUD_PASSWORD: string;
-  /** Only for the functions bound to it (those that publish alerts: infra/polling.ts). */
-  SHARE_LINK_SECRET?: string;
-}
-
-const DEVICE_CLOUD_SECRET_NAMES = [
-  "DEVICE_CLOUD_BASE_URL",
-  "DEVICE_CLOUD_USERNAME",
-  "DEVICE_CLOUD_PASSWORD",
-] as const satisfies readonly (keyof DeviceCloudSecrets)[];
-type SecretName = (typeof DEVICE_CLOUD_SECRET_NAMES)[number] | "SHARE_LINK_SECRET";
-
-/**
- * Reads the bound secrets from SSM where SST v2 keeps them: the stage's own value at
- * `${SST_SSM_PREFIX}Secret/<name>/value`, else the app-wide fallback at
- * `/sst/<app>/.fallback/Secret/<name>/value` (both are what `bind` grants `ssm:GetParameters` on).
- * This is what `sst/node/config` does, but with our own SSM client: SST's helper bundles a second,
- * older AWS SDK with its own credential chain, which made each handler about 0.8 MB larger
- * (measured by `npm run bench`).
- */
-export async function loadSstSecrets(
-  env: Env,
-  clientConfig: SSMClientConfig = {},
-): Promise<DeviceCloudSecrets> {
-  // SST marks each secret bound to the function in its environment; an unbound one may not be read.
-  const names: SecretName[] = [
-    ...DEVICE_CLOUD_SECRET_NAMES,
-    ...(env.SST_Secret_value_SHARE_LINK_SECRET === undefined ? [] : ["SHARE_LINK_SECRET" as const]),
-  ];
-  return readSstSecrets(env, names, clientConfig);
-}
+/** The bundled accounts file's name (infra/functions.ts writes and copies it; see withSecrets). */
+export const ACCOUNTS_FILE_ENV = "DEVICE_CLOUD_ACCOUNTS_FILE";
 
 /** Named SST secrets, each from the stage's value or else the app-wide fallback; throws for one unset. */
 export async function readSstSecrets<Name extends string>(
@@ -47,12 +22,17 @@ export async function readSstSecrets<Name extends string>(
   const ssm = new SSMClient(clientConfig);
   const stagePath = (name: string) => `${env.SST_SSM_PREFIX ?? ""}Secret/${name}/value`;
   const fallbackPath = (name: string) => `/sst/${env.SST_APP}/.fallback/Secret/${name}/value`;
-  // A few names: one GetParameters call each time (it takes up to ten).
+  // GetParameters takes ten names at most: one call per ten, side by side.
   const read = async (paths: readonly string[]) => {
-    const { Parameters = [] } = await ssm.send(
-      new GetParametersCommand({ Names: [...paths], WithDecryption: true }),
+    const chunks = Array.from({ length: Math.ceil(paths.length / 10) }, (_, index) =>
+      paths.slice(index * 10, index * 10 + 10),
     );
-    return new Map(Parameters.map((parameter) => [parameter.Name, parameter.Value]));
+    const answers = await Promise.all(
+      chunks.map((names) => ssm.send(new GetParametersCommand({ Names: names, WithDecryption: true }))),
+    );
+    return new Map(
+      answers.flatMap(({ Parameters = [] }) => Parameters.map((parameter) => [parameter.Name, parameter.Value])),
+    );
   };
   try {
     const own = await read(names.map(stagePath));
@@ -87,31 +67,73 @@ export async function withFormSecret(
 }
 
 /**
- * The environment a handler configures itself from. In a deployed stage (SST_APP set) with no
- * explicit DEVICE_CLOUD_ACCOUNTS, the one account "main" is made from the bound secrets, so that
- * address, user and password never sit in the template or the code. Elsewhere it is `env` itself.
+ * The environment a handler configures itself from, for the given accounts (all the stage's when
+ * none is named). In a deployed stage (SST_APP set) with no explicit DEVICE_CLOUD_ACCOUNTS, the
+ * accounts are made from the bundled accounts file (ids, rules files, GPS settings: nothing secret)
+ * and each account's SST secrets DEVICE_CLOUD_<ID>_BASE_URL, _USERNAME and _PASSWORD, read from SSM
+ * now, so that addresses, users and passwords never sit in the template or the code. Elsewhere (the
+ * local mode, the tests) it is `env` itself.
  */
 export async function withSecrets(
   env: Env,
-  load: (env: Env) => Promise<DeviceCloudSecrets> = loadSstSecrets,
+  accountIds?: readonly string[],
+  load: (env: Env, names: readonly string[]) => Promise<Record<string, string>> = readSstSecrets,
 ): Promise<Env> {
   if (!env.SST_APP || env.DEVICE_CLOUD_ACCOUNTS !== undefined) return env;
-  const secrets = await load(env);
-  const account = {
-    id: "main",
-    baseUrl: secrets.DEVICE_CLOUD_BASE_URL,
-    username: secrets.DEVICE_CLOUD_USERNAME,
-    passwordEnv: "DEVICE_CLOUD_PASSWORD",
-    ...(env.RULES_FILE && { rulesFile: env.RULES_FILE }),
-    // From the stage file (infra/stage-config.ts); checked with the account when the handler starts.
-    ...(env.GPS_SPEED_UNIT && { gpsSpeedUnit: env.GPS_SPEED_UNIT }),
-    ...(env.GPS_LOOKUP_BUDGET_MS && { gpsLookupBudgetMs: Number(env.GPS_LOOKUP_BUDGET_MS) }),
-  };
+  const stageAccounts = await readAccountsFile(env);
+  const unknown = (accountIds ?? []).filter((id) => !stageAccounts.some((account) => account.id === id));
+  if (unknown.length > 0) throw new Error(`unknown account ${unknown.join(", ")}: not in the stage's accounts`);
+  const chosen = accountIds ? stageAccounts.filter((account) => accountIds.includes(account.id)) : stageAccounts;
+  const names = chosen.flatMap((account) => ACCOUNT_SECRETS.map((suffix) => deviceCloudSecretPrefix(account.id) + suffix));
+  // SST marks each secret bound to the function in its environment; an unbound one may not be read.
+  const shareLink = env.SST_Secret_value_SHARE_LINK_SECRET === undefined ? [] : ["SHARE_LINK_SECRET"];
+  const secrets = await load(env, [...names, ...shareLink]);
+  const accounts = chosen.map((account) => {
+    const prefix = deviceCloudSecretPrefix(account.id);
+    return {
+      ...account,
+      baseUrl: secrets[`${prefix}BASE_URL`],
+      username: secrets[`${prefix}USERNAME`],
+      passwordEnv: `${prefix}PASSWORD`,
+    };
+  });
   return {
     ...env,
-    DEVICE_CLOUD_ACCOUNTS: JSON.stringify([account]),
-    DEVICE_CLOUD_PASSWORD: secrets.DEVICE_CLOUD_PASSWORD,
+    DEVICE_CLOUD_ACCOUNTS: JSON.stringify(accounts),
+    ...Object.fromEntries(accounts.map(({ passwordEnv }) => [passwordEnv, secrets[passwordEnv]])),
     ...(secrets.SHARE_LINK_SECRET && { SHARE_LINK_SECRET: secrets.SHARE_LINK_SECRET }),
+  };
+}
+
+const ACCOUNT_SECRETS = ["BASE_URL", "USERNAME", "PASSWORD"] as const;
+
+/**
+ * The stage's accounts as infra/functions.ts bundled them (their rules files beside them). A file,
+ * not an environment variable: a hundred accounts' ids and settings would not fit Lambda's 4 KB
+ * environment, and the file is read once per container.
+ */
+async function readAccountsFile(env: Env): Promise<AccountSettingsConfig[]> {
+  const file = env[ACCOUNTS_FILE_ENV];
+  if (!file) throw new ConfigError([`${ACCOUNTS_FILE_ENV}: missing (the stage's bundled accounts file)`]);
+  const parsed = accountSettingsListSchema.safeParse(JSON.parse(await readFile(file, "utf8")));
+  if (!parsed.success) throw new ConfigError([`${ACCOUNTS_FILE_ENV} (${file}): ${parsed.error.message}`]);
+  return parsed.data;
+}
+
+/**
+ * Per-account runtimes, each built on first use and kept for the container's life (a failed build
+ * is forgotten, see cachedOnSuccess): a function that handles one account's work reads only that
+ * account's secrets.
+ */
+export function perAccount<T>(build: (accountId: string) => Promise<T>): (accountId: string) => Promise<T> {
+  const built = new Map<string, () => Promise<T>>();
+  return (accountId) => {
+    let get = built.get(accountId);
+    if (!get) {
+      get = cachedOnSuccess(() => build(accountId));
+      built.set(accountId, get);
+    }
+    return get();
   };
 }
 

@@ -55,6 +55,46 @@ export const accountConfigSchema = z.strictObject({
 });
 export type AccountConfig = z.output<typeof accountConfigSchema>;
 
+/**
+ * What a deployed stage says of an account besides its secrets (infra/stage-config.ts lists these;
+ * the functions read them from the bundled accounts file, see packages/functions/src/secrets.ts).
+ */
+export const accountSettingsSchema = accountConfigSchema.pick({
+  id: true,
+  rulesFile: true,
+  gpsSpeedUnit: true,
+  gpsLookupBudgetMs: true,
+});
+export type AccountSettingsConfig = z.output<typeof accountSettingsSchema>;
+
+/**
+ * The prefix of an account's SST secrets: DEVICE_CLOUD_<ID>_BASE_URL, _USERNAME and _PASSWORD, the
+ * id upper-cased with '-' as '_' (SST secret names are upper-case identifiers).
+ */
+export function deviceCloudSecretPrefix(accountId: string): string {
+  return `DEVICE_CLOUD_${accountId.toUpperCase().replaceAll("-", "_")}_`;
+}
+
+/** Ids that repeat, or that share their secrets' names with another ("a-b" and "A_B"). */
+export function repeatedIds(accounts: readonly { id: string }[]): string[] {
+  const seen = new Set<string>();
+  return accounts
+    .map((account) => deviceCloudSecretPrefix(account.id))
+    .flatMap((prefix, index) => (seen.has(prefix) || !seen.add(prefix) ? [accounts[index]?.id ?? ""] : []));
+}
+
+export const accountSettingsListSchema = z
+  .array(accountSettingsSchema)
+  .min(1)
+  .superRefine((accounts, context) => {
+    const repeated = repeatedIds(accounts);
+    if (repeated.length > 0)
+      context.addIssue({
+        code: "custom",
+        message: `account ids must differ, also upper-cased with '-' as '_' (their secrets' names): ${repeated.join(", ")}`,
+      });
+  });
+
 export const accountsSchema = z
   .array(accountConfigSchema)
   .min(1)

@@ -22,7 +22,11 @@ export interface RunOptions {
 
 /** Raised after every account was polled when some of them failed, so the run counts as an error. */
 export class PollFailedError extends Error {
-  constructor(readonly failures: { account: string; error: Error }[]) {
+  constructor(
+    readonly failures: { account: string; error: Error }[],
+    /** The accounts that were polled: their figures still count (metrics, the lag alarm). */
+    readonly summaries: PollSummary[] = [],
+  ) {
     super(
       `poll failed for ${failures.map((failure) => `${failure.account} (${failure.error.message})`).join(", ")}`,
     );
@@ -32,36 +36,47 @@ export class PollFailedError extends Error {
 
 /**
  * Polls every account, once or at an interval until the deadline; returns one summary per account
- * (totals over the ticks). One account's failure does not keep the others from being polled.
+ * (totals over the ticks). Each account runs its own loop side by side with the others: a slow
+ * account (a device cloud that answers in 20 s) or a failing one never delays another's ticks.
+ * A failed account stops its own loop (its cursor stays; the next scheduled run tries again); the
+ * failures are raised once every loop has ended.
  */
 export async function runPollers(
   pollers: readonly AccountPoller[],
   options: RunOptions,
 ): Promise<PollSummary[]> {
-  const now = options.now ?? Date.now;
-  const totals = new Map<string, PollSummary>();
   const failures: { account: string; error: Error }[] = [];
-  for (;;) {
-    const tickStartedMs = now();
-    for (const { settings, deps } of pollers) {
+  const outcomes = await Promise.all(
+    pollers.map(async (poller) => {
       try {
-        const summary = await pollAccount(settings, deps, options.deadlineMs);
-        totals.set(settings.account, addSummaries(totals.get(settings.account), summary));
+        return await pollOneAccount(poller, options);
       } catch (error) {
-        deps.logger.error("poll failed; the cursor stays where it was", {
-          account: settings.account,
+        poller.deps.logger.error("poll failed; the cursor stays where it was", {
+          account: poller.settings.account,
           error: (error as Error).message,
         });
-        failures.push({ account: settings.account, error: error as Error });
+        failures.push({ account: poller.settings.account, error: error as Error });
+        return undefined;
       }
-    }
-    if (options.pollEveryMs === undefined || failures.length > 0) break;
+    }),
+  );
+  const summaries = outcomes.filter((summary) => summary !== undefined);
+  if (failures.length > 0) throw new PollFailedError(failures, summaries);
+  return summaries;
+}
+
+/** One account's ticks: each starts pollEveryMs after the one before, or as soon as it ends if later. */
+async function pollOneAccount({ settings, deps }: AccountPoller, options: RunOptions) {
+  const now = options.now ?? Date.now;
+  let total: PollSummary | undefined;
+  for (;;) {
+    const tickStartedMs = now();
+    total = addSummaries(total, await pollAccount(settings, deps, options.deadlineMs));
+    if (options.pollEveryMs === undefined) return total;
     const nextTickMs = tickStartedMs + options.pollEveryMs;
-    if (nextTickMs >= options.deadlineMs) break;
+    if (nextTickMs >= options.deadlineMs) return total;
     await sleep(Math.max(0, nextTickMs - now()));
   }
-  if (failures.length > 0) throw new PollFailedError(failures);
-  return [...totals.values()];
 }
 
 function addSummaries(total: PollSummary | undefined, next: PollSummary): PollSummary {
