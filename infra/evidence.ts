@@ -3,7 +3,13 @@ import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import type { Config, Function as SstFunction } from "sst/constructs";
 import { EVIDENCE_MAX_RECEIVES } from "../packages/core/src/evidence/queue-policy.js";
 import { type Alerting, grantPublishAlerts } from "./alerting.js";
-import { allow, allowDeviceCloudSecrets, EVIDENCE_TIMEOUT, type FunctionBase, pipelineFunction } from "./functions.js";
+import {
+  allow,
+  allowDeviceCloudSecrets,
+  EVIDENCE_TIMEOUT,
+  type FunctionBase,
+  pipelineFunction,
+} from "./functions.js";
 import type { Queues } from "./queues.js";
 import type { StageConfig } from "./stage-config.js";
 import { PACKS_LISTING, packObjects, type Storage } from "./storage.js";

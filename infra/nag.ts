@@ -45,7 +45,12 @@ export function suppressNagFindings(
           id: "AwsSolutions-IAM5",
           reason:
             "The device-cloud accounts' SST secrets (DEVICE_CLOUD_<ID>_*), the stage's and the fallback: one ARN per secret would pass IAM's inline-policy size at a hundred accounts.",
-          appliesTo: [{ regex: "/^Resource::arn:[^:]+:ssm:[^:]+:[^:]+:parameter\\/sst\\/.+\\/Secret\\/DEVICE_CLOUD_\\*$/g" }],
+          appliesTo: [
+            {
+              regex:
+                "/^Resource::arn:[^:]+:ssm:[^:]+:[^:]+:parameter\\/sst\\/.+\\/Secret\\/DEVICE_CLOUD_\\*$/g",
+            },
+          ],
         },
       ],
       true,

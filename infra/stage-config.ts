@@ -71,7 +71,9 @@ export const stageConfigSchema = z
      * DEVICE_CLOUD_<ID>_BASE_URL, _USERNAME and _PASSWORD (the id upper-cased, '-' as '_'). A stage
      * without a file (a developer's) polls one account, "fleet", with the default rules.
      */
-    accounts: accountSettingsListSchema.default([{ id: "fleet", gpsSpeedUnit: "km/h", gpsLookupBudgetMs: DEFAULT_GPS_LOOKUP_BUDGET_MS }]),
+    accounts: accountSettingsListSchema.default([
+      { id: "fleet", gpsSpeedUnit: "km/h", gpsLookupBudgetMs: DEFAULT_GPS_LOOKUP_BUDGET_MS },
+    ]),
     /** Object Lock default retention (compliance mode) of the evidence bucket. */
     evidenceRetentionDays: z.number().int().min(1).max(36_500).default(1),
     /** Evidence moves to Glacier Instant Retrieval after this many days. */

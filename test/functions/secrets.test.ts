@@ -39,7 +39,9 @@ describe("secrets of a deployed stage", () => {
       return Object.fromEntries(names.map((name) => [name, SECRETS[name] ?? ""]));
     };
     const env = await withSecrets(await accountsFile(), ["north"], load);
-    expect(asked).toEqual([["DEVICE_CLOUD_NORTH_BASE_URL", "DEVICE_CLOUD_NORTH_USERNAME", "DEVICE_CLOUD_NORTH_PASSWORD"]]);
+    expect(asked).toEqual([
+      ["DEVICE_CLOUD_NORTH_BASE_URL", "DEVICE_CLOUD_NORTH_USERNAME", "DEVICE_CLOUD_NORTH_PASSWORD"],
+    ]);
     const accounts = accountsSchema.parse(JSON.parse(env.DEVICE_CLOUD_ACCOUNTS ?? ""));
     expect(accounts).toEqual([
       expect.objectContaining({

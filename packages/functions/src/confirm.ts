@@ -14,7 +14,9 @@ export function createConfirmHandler(
 ) {
   return sqsRecordHandler(
     async () =>
-      perAccount((account) => withSecrets(env, [account]).then((resolved) => buildRuntime(resolved, options))),
+      perAccount((account) =>
+        withSecrets(env, [account]).then((resolved) => buildRuntime(resolved, options)),
+      ),
     async (record, runtimeFor) => {
       const job = offlineCheckJobSchema.parse(JSON.parse(record.body));
       logger.appendKeys({

@@ -29,7 +29,8 @@ export function createPollHandler(
     const { account } = pollEventSchema.parse(event ?? {});
     const { config, pollers, observer } = await runtimeFor(account ?? EVERY_ACCOUNT);
     // Outside a stage (the local mode, the tests) the runtime holds every configured account.
-    const polled = account === undefined ? pollers : pollers.filter((poller) => poller.settings.account === account);
+    const polled =
+      account === undefined ? pollers : pollers.filter((poller) => poller.settings.account === account);
     if (polled.length === 0) throw new Error(`unknown account ${account}: not configured`);
     const startedMs = Date.now();
     const deadlineMs = startedMs + context.getRemainingTimeInMillis() - config.DEADLINE_MARGIN_SECONDS * 1000;

@@ -31,7 +31,9 @@ export async function readSstSecrets<Name extends string>(
       chunks.map((names) => ssm.send(new GetParametersCommand({ Names: names, WithDecryption: true }))),
     );
     return new Map(
-      answers.flatMap(({ Parameters = [] }) => Parameters.map((parameter) => [parameter.Name, parameter.Value])),
+      answers.flatMap(({ Parameters = [] }) =>
+        Parameters.map((parameter) => [parameter.Name, parameter.Value]),
+      ),
     );
   };
   try {
@@ -82,9 +84,14 @@ export async function withSecrets(
   if (!env.SST_APP || env.DEVICE_CLOUD_ACCOUNTS !== undefined) return env;
   const stageAccounts = await readAccountsFile(env);
   const unknown = (accountIds ?? []).filter((id) => !stageAccounts.some((account) => account.id === id));
-  if (unknown.length > 0) throw new Error(`unknown account ${unknown.join(", ")}: not in the stage's accounts`);
-  const chosen = accountIds ? stageAccounts.filter((account) => accountIds.includes(account.id)) : stageAccounts;
-  const names = chosen.flatMap((account) => ACCOUNT_SECRETS.map((suffix) => deviceCloudSecretPrefix(account.id) + suffix));
+  if (unknown.length > 0)
+    throw new Error(`unknown account ${unknown.join(", ")}: not in the stage's accounts`);
+  const chosen = accountIds
+    ? stageAccounts.filter((account) => accountIds.includes(account.id))
+    : stageAccounts;
+  const names = chosen.flatMap((account) =>
+    ACCOUNT_SECRETS.map((suffix) => deviceCloudSecretPrefix(account.id) + suffix),
+  );
   // SST marks each secret bound to the function in its environment; an unbound one may not be read.
   const shareLink = env.SST_Secret_value_SHARE_LINK_SECRET === undefined ? [] : ["SHARE_LINK_SECRET"];
   const secrets = await load(env, [...names, ...shareLink]);

@@ -1,9 +1,9 @@
 import type { FaultRule } from "@fleet-alerts/simulator";
 import { type Simulator, start } from "@fleet-alerts/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CursorStore } from "../../../packages/core/src/cursor/index.js";
 import { createPollHandler } from "../../../packages/functions/src/poll.js";
 import { tableRef } from "../../../packages/functions/src/runtime.js";
-import { CursorStore } from "../../../packages/core/src/cursor/index.js";
 import { type Emulators, startEmulators } from "../../support/emulators.js";
 
 // Two device clouds as two accounts of one stage: "north" answers at once, "south" is slow or fails.

@@ -52,20 +52,53 @@ describe("fleet-alerts cursor", () => {
   it("keeps serial numbers beyond 2^53 exact and each account apart", async () => {
     const [big, other] = await Promise.all([
       cursor("set", "98765432109876543210", "--account", "big", "--yes"),
-      cursor("show"),
+      cursor("show", "--account", "south"),
     ]);
     expect(big.code).toBe(0);
     expect(await cursors.read("big")).toBe(98765432109876543210n);
     expect(other).toEqual({
       code: 0,
-      stdout: "account main: no cursor yet (the first poll starts at the newest event)\n",
+      stdout: "account south: no cursor yet (the first poll starts at the newest event)\n",
       stderr: "",
+    });
+  });
+
+  it("assumes no account: --account is required unless exactly one is configured", async () => {
+    const account = (id: string) => ({ id, baseUrl: "https://cloud.example", username: "u" });
+    const env = { ...emulators.env(), AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" };
+    const [unnamed, two, one, unknown] = await Promise.all([
+      cursor("show"),
+      fleetAlerts(["cursor", "show"], {
+        env: { ...env, DEVICE_CLOUD_ACCOUNTS: JSON.stringify([account("north"), account("south")]) },
+      }),
+      fleetAlerts(["cursor", "show"], {
+        env: { ...env, DEVICE_CLOUD_ACCOUNTS: JSON.stringify([account("north")]) },
+      }),
+      fleetAlerts(["cursor", "show", "--account", "west"], {
+        env: { ...env, DEVICE_CLOUD_ACCOUNTS: JSON.stringify([account("north")]) },
+      }),
+    ]);
+    expect(unnamed).toMatchObject({
+      code: 1,
+      stderr: "fleet-alerts: --account is required (or FLEET_ALERTS_ACCOUNT)\n",
+    });
+    expect(two).toMatchObject({
+      code: 1,
+      stderr: "fleet-alerts: --account is required: configured are north, south\n",
+    });
+    expect(one).toMatchObject({
+      code: 0,
+      stdout: "account north: no cursor yet (the first poll starts at the newest event)\n",
+    });
+    expect(unknown).toMatchObject({
+      code: 1,
+      stderr: "fleet-alerts: unknown account west: configured are north\n",
     });
   });
 
   it("reports a missing table and a missing --table with exit code 1", async () => {
     const [missingTable, noTable] = await Promise.all([
-      cursor("show", "--table", "no-such-table"),
+      cursor("show", "--table", "no-such-table", "--account", "north"),
       fleetAlerts(["cursor", "show"], { env: { TABLE_NAME: undefined } }),
     ]);
     expect(missingTable.code).toBe(1);

@@ -22,7 +22,7 @@ describe("fleet-alerts --help", () => {
 
     const expectedOptions = [
       ["--from <time>", "--to <time>", "--rules <file>", "--now <time>", "--json"],
-      ["--table <name>", "(env: TABLE_NAME)", "--account <id>", '(default: "main")', "--yes"],
+      ["--table <name>", "(env: TABLE_NAME)", "--account <id>", "(env: FLEET_ALERTS_ACCOUNT)", "--yes"],
       [
         "--device <id>",
         "--at <time>",
@@ -61,6 +61,7 @@ describe("fleet-alerts --help", () => {
           "--base-url <url>",
           "(env: DEVICE_CLOUD_BASE_URL)",
           "--username <name>",
+          "--account <id>",
           "--timeout-ms <ms>",
         ])
           expect(text).toContain(option);

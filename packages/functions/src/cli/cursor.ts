@@ -1,11 +1,13 @@
 import { type CursorItem, CursorStore } from "@fleet-alerts/core/cursor";
 import { Command } from "commander";
+import { accountOption, chosenAccount } from "./account.js";
 import { CliError, parseSerial } from "./parse.js";
 import { ask } from "./prompt.js";
 import { onTable as onStageTable, tableOption } from "./table.js";
 
 interface TableOptions {
   table: string;
+  /** Resolved before the action (chosenAccount): required unless one account is configured. */
   account: string;
 }
 
@@ -36,7 +38,10 @@ export function cursorCommand(): Command {
 function withTableOptions(command: Command): Command {
   return command
     .addOption(tableOption())
-    .option("--account <id>", "the account (its id in DEVICE_CLOUD_ACCOUNTS)", "main");
+    .addOption(accountOption())
+    .hook("preAction", (_, action) => {
+      action.setOptionValue("account", chosenAccount(action.opts<{ account?: string }>().account));
+    });
 }
 
 /** The account's cursors on the stage's table. */
