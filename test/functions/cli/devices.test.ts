@@ -100,3 +100,36 @@ describe("fleet-alerts devices", () => {
     });
   });
 });
+
+describe("fleet-alerts devices --account", () => {
+  it("connects with the named account's settings, and names the accounts when one must be chosen", async () => {
+    const accounts = [
+      { id: "north", baseUrl: simulator.url, username: "demo", passwordEnv: "NORTH_PASSWORD" },
+      { id: "south", baseUrl: "http://127.0.0.1:9", username: "demo" },
+    ];
+    const [byEntry, bySecretNames, unnamed] = await Promise.all([
+      fleetAlerts(["devices", "--account", "north", "--json"], {
+        env: { DEVICE_CLOUD_ACCOUNTS: JSON.stringify(accounts), NORTH_PASSWORD: "demo" },
+      }),
+      fleetAlerts(["devices", "--account", "depot-east", "--json"], {
+        env: {
+          // The stage's secret names win over the plain settings (here an address nothing answers).
+          DEVICE_CLOUD_BASE_URL: "http://127.0.0.1:9",
+          DEVICE_CLOUD_DEPOT_EAST_BASE_URL: simulator.url,
+          DEVICE_CLOUD_DEPOT_EAST_USERNAME: "demo",
+          DEVICE_CLOUD_DEPOT_EAST_PASSWORD: "demo",
+        },
+      }),
+      fleetAlerts(["devices"], { env: { DEVICE_CLOUD_ACCOUNTS: JSON.stringify(accounts) } }),
+    ]);
+    const count = simulator.control.devices().length;
+    expect(byEntry.code).toBe(0);
+    expect((JSON.parse(byEntry.stdout) as unknown[]).length).toBe(count);
+    expect(bySecretNames.code).toBe(0);
+    expect((JSON.parse(bySecretNames.stdout) as unknown[]).length).toBe(count);
+    expect(unnamed).toMatchObject({
+      code: 1,
+      stderr: "fleet-alerts: --account is required: configured are north, south\n",
+    });
+  });
+});
