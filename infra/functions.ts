@@ -126,11 +126,14 @@ export function buildFunctionBase(
  * (cdk-nag's finding is suppressed with this reason in infra/nag.ts).
  */
 export function allowDeviceCloudSecrets(stack: Stack, fn: SstFunction) {
-  // Where SST keeps secrets (SST_SSM_PREFIX of every function), and the app-wide fallback.
+  const parameter = (path: string) => `arn:${stack.partition}:ssm:${stack.region}:${stack.account}:parameter${path}`;
+  allow(fn, ["ssm:GetParameters"], deviceCloudSecretPaths().map(parameter));
+}
+
+/** The SSM paths of every account's secrets: the stage's (SST_SSM_PREFIX) and the app-wide fallback. */
+export function deviceCloudSecretPaths(): string[] {
   const { name, stage, ssmPrefix = `/sst/${name}/${stage}/` } = useProject().config;
-  const parameter = (path: string) =>
-    `arn:${stack.partition}:ssm:${stack.region}:${stack.account}:parameter${path}Secret/DEVICE_CLOUD_*`;
-  allow(fn, ["ssm:GetParameters"], [parameter(ssmPrefix), parameter(`/sst/${name}/.fallback/`)]);
+  return [ssmPrefix, `/sst/${name}/.fallback/`].map((prefix) => `${prefix}Secret/DEVICE_CLOUD_*`);
 }
 
 /** A function with the common props and its own log group `<id>Logs`, kept a month. */

@@ -3,6 +3,7 @@ import type * as iam from "aws-cdk-lib/aws-iam";
 import type * as s3 from "aws-cdk-lib/aws-s3";
 import { NagSuppressions } from "cdk-nag";
 import type { Function as SstFunction } from "sst/constructs";
+import { deviceCloudSecretPaths } from "./functions.js";
 import type { IncidentApi } from "./incident.js";
 import type { Storage } from "./storage.js";
 
@@ -45,12 +46,9 @@ export function suppressNagFindings(
           id: "AwsSolutions-IAM5",
           reason:
             "The device-cloud accounts' SST secrets (DEVICE_CLOUD_<ID>_*), the stage's and the fallback: one ARN per secret would pass IAM's inline-policy size at a hundred accounts.",
-          appliesTo: [
-            {
-              regex:
-                "/^Resource::arn:[^:]+:ssm:[^:]+:[^:]+:parameter\\/sst\\/.+\\/Secret\\/DEVICE_CLOUD_\\*$/g",
-            },
-          ],
+          appliesTo: deviceCloudSecretPaths().map(
+            (path) => `Resource::arn:<AWS::Partition>:ssm:${stack.region}:${stack.account}:parameter${path}`,
+          ),
         },
       ],
       true,

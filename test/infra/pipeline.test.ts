@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { Aspects } from "aws-cdk-lib";
 import { Match, Template } from "aws-cdk-lib/assertions";
 import { AwsSolutionsChecks } from "cdk-nag";
@@ -8,13 +10,15 @@ import { synthesize } from "../../infra/synth.js";
 let template: Template;
 let json: { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> };
 let nagErrors: string[];
+let outdir: string;
 
 beforeAll(async () => {
-  const { assembly } = await synthesize({
+  const synthesized = await synthesize({
     stage: "example",
     beforeSynth: (app) => Aspects.of(app).add(new AwsSolutionsChecks()),
   });
-  const stack = assembly.getStackByName("example-fleet-alerts-Pipeline");
+  outdir = synthesized.outdir;
+  const stack = synthesized.assembly.getStackByName("example-fleet-alerts-Pipeline");
   json = stack.template;
   template = Template.fromJSON(stack.template as Record<string, unknown>);
   nagErrors = stack.messages
@@ -188,15 +192,14 @@ describe("functions", () => {
     expect(nodeOptions(/^Evidence/)).toBeUndefined();
   });
 
-  it("poll on the schedule, one at a time", () => {
-    expect(fn(/^Poller/)).toMatchObject({ ReservedConcurrentExecutions: 1, Timeout: 60, MemorySize: 512 });
+  it("poll each account on its own schedule, one run per account at a time", () => {
+    // Two accounts (north, south): two runs side by side at most.
+    expect(fn(/^Poller/)).toMatchObject({ ReservedConcurrentExecutions: 2, Timeout: 60, MemorySize: 512 });
     expect(fn(/^Poller/).Environment).toMatchObject({
       Variables: {
         POLL_EVERY_SECONDS: "10",
         FLEET_TIME_ZONE: "Europe/Berlin",
-        RULES_FILE: "rules.json",
-        GPS_SPEED_UNIT: "km/h",
-        GPS_LOOKUP_BUDGET_MS: "3000",
+        DEVICE_CLOUD_ACCOUNTS_FILE: "accounts.json",
       },
     });
     template.hasResourceProperties("AWS::Lambda::EventInvokeConfig", {
@@ -204,10 +207,36 @@ describe("functions", () => {
       MaximumEventAgeInSeconds: 60,
       MaximumRetryAttempts: 0,
     });
-    template.hasResourceProperties("AWS::Events::Rule", {
-      ScheduleExpression: "rate(1 minute)",
-      Targets: [Match.objectLike({ Arn: arn(logicalId("AWS::Lambda::Function", /^Poller/)) })],
-    });
+    const rules = ofType("AWS::Events::Rule").map(([, rule]) => rule.Properties);
+    expect(rules).toHaveLength(2);
+    for (const account of ["north", "south"])
+      template.hasResourceProperties("AWS::Events::Rule", {
+        ScheduleExpression: "rate(1 minute)",
+        Targets: [
+          Match.objectLike({
+            Arn: arn(logicalId("AWS::Lambda::Function", /^Poller/)),
+            Input: JSON.stringify({ account }),
+          }),
+        ],
+      });
+  });
+
+  it("bundle the stage's accounts and each account's rules file with the functions that poll", async () => {
+    const accountsFile = JSON.parse(
+      await readFile(".sst/fleet-alerts/example/accounts.json", "utf8"),
+    ) as unknown[];
+    expect(accountsFile).toEqual([
+      { id: "north", rulesFile: "rules/north.json", gpsSpeedUnit: "km/h", gpsLookupBudgetMs: 3000 },
+      { id: "south", gpsSpeedUnit: "mph", gpsLookupBudgetMs: 0 },
+    ]);
+    const bundle = (pattern: RegExp) =>
+      join(outdir, `asset.${(fn(pattern).Code as { S3Key: string }).S3Key.replace(/\.zip$/, "")}`);
+    for (const pattern of [/^Poller/, /^Confirm/, /^Evidence/]) {
+      expect(JSON.parse(await readFile(join(bundle(pattern), "accounts.json"), "utf8"))).toEqual(accountsFile);
+      expect(await readFile(join(bundle(pattern), "rules/north.json"), "utf8")).toBe(
+        await readFile("config/rules.example.json", "utf8"),
+      );
+    }
   });
 
   it("fetch evidence from the queue with partial batch responses, with time for a 30-minute clip", () => {
@@ -233,12 +262,13 @@ describe("functions", () => {
     });
   });
 
-  it("carry no secret: the device-cloud secrets are read from SSM at run time", () => {
+  it("carry no secret: each account's device-cloud secrets are read from SSM at run time", () => {
     for (const pattern of [/^Poller/, /^Confirm/, /^Evidence/]) {
       const variables = (fn(pattern).Environment as { Variables: Record<string, unknown> }).Variables;
-      expect(variables.SST_Secret_value_DEVICE_CLOUD_PASSWORD).toBe("__FETCH_FROM_SSM__");
-      expect(variables.DEVICE_CLOUD_PASSWORD).toBeUndefined();
-      expect(variables.DEVICE_CLOUD_ACCOUNTS).toBeUndefined();
+      expect(Object.keys(variables).filter((name) => name.includes("DEVICE_CLOUD"))).toEqual([
+        "DEVICE_CLOUD_ACCOUNTS_FILE",
+      ]);
+      expect(JSON.stringify(variables)).not.toMatch(/"main"/);
     }
   });
 });
@@ -251,18 +281,28 @@ describe("least privilege", () => {
   const objects = (pattern: RegExp) => ({
     "Fn::Join": ["", [arn(logicalId("AWS::S3::Bucket", pattern)), "/evidence/*"]],
   });
-  // The three device-cloud secrets, each exactly its two parameter ARNs; the functions that
-  // publish alerts also the link secret.
-  const withoutSecrets = (pattern: RegExp, { linkSecret = true } = {}) => {
+  // The accounts' device-cloud secrets: the stage's and the fallback's DEVICE_CLOUD_* paths, nothing
+  // wider; the link secret, exactly its two parameter ARNs.
+  const withoutSecrets = (pattern: RegExp) => {
     const statements = statementsOf(pattern);
     const ssm = statements.filter((statement) => statement.actions.includes("ssm:GetParameters"));
-    expect(ssm).toHaveLength(linkSecret ? 4 : 3);
-    for (const statement of ssm) {
-      expect(statement.resource).toHaveLength(2);
-      expect(JSON.stringify(statement.resource)).toMatch(
-        /Secret\/(DEVICE_CLOUD_[A-Z_]+|SHARE_LINK_SECRET)\/value/,
-      );
-    }
+    expect(ssm).toHaveLength(2);
+    const [link, accounts] = ssm.map((statement) => JSON.stringify(statement.resource));
+    expect(link).toMatch(/Secret\/SHARE_LINK_SECRET\/value/);
+    expect(JSON.parse(accounts ?? "[]")).toEqual([
+      {
+        "Fn::Join": [
+          "",
+          ["arn:", { Ref: "AWS::Partition" }, ":ssm:eu-west-1:000000000000:parameter/sst/fleet-alerts/example/Secret/DEVICE_CLOUD_*"],
+        ],
+      },
+      {
+        "Fn::Join": [
+          "",
+          ["arn:", { Ref: "AWS::Partition" }, ":ssm:eu-west-1:000000000000:parameter/sst/fleet-alerts/.fallback/Secret/DEVICE_CLOUD_*"],
+        ],
+      },
+    ]);
     return statements.filter((statement) => !statement.actions.includes("ssm:GetParameters"));
   };
   const consume = [
@@ -367,7 +407,8 @@ describe("alarms and dashboard", () => {
     const alarms = ofType("AWS::CloudWatch::Alarm");
     expect(alarms.map(([id]) => id.replace(/[0-9A-F]{8}$/, "")).sort()).toEqual([
       "ConfirmDlqNotEmpty",
-      "CursorLag",
+      "CursorLagnorth",
+      "CursorLagsouth",
       "EscalationDlqNotEmpty",
       "EvidenceDlqNotEmpty",
       "EvidenceFailures",
@@ -381,7 +422,7 @@ describe("alarms and dashboard", () => {
       Namespace: "FleetAlerts",
       Threshold: 300,
       Dimensions: Match.arrayWith([
-        { Name: "account", Value: "main" },
+        { Name: "account", Value: "north" },
         { Name: "service", Value: "fleet-alerts" },
       ]),
       TreatMissingData: "breaching",
