@@ -126,7 +126,8 @@ export function buildFunctionBase(
  * (cdk-nag's finding is suppressed with this reason in infra/nag.ts).
  */
 export function allowDeviceCloudSecrets(stack: Stack, fn: SstFunction) {
-  const parameter = (path: string) => `arn:${stack.partition}:ssm:${stack.region}:${stack.account}:parameter${path}`;
+  const parameter = (path: string) =>
+    `arn:${stack.partition}:ssm:${stack.region}:${stack.account}:parameter${path}`;
   allow(fn, ["ssm:GetParameters"], deviceCloudSecretPaths().map(parameter));
 }
 

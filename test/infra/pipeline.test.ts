@@ -232,7 +232,9 @@ describe("functions", () => {
     const bundle = (pattern: RegExp) =>
       join(outdir, `asset.${(fn(pattern).Code as { S3Key: string }).S3Key.replace(/\.zip$/, "")}`);
     for (const pattern of [/^Poller/, /^Confirm/, /^Evidence/]) {
-      expect(JSON.parse(await readFile(join(bundle(pattern), "accounts.json"), "utf8"))).toEqual(accountsFile);
+      expect(JSON.parse(await readFile(join(bundle(pattern), "accounts.json"), "utf8"))).toEqual(
+        accountsFile,
+      );
       expect(await readFile(join(bundle(pattern), "rules/north.json"), "utf8")).toBe(
         await readFile("config/rules.example.json", "utf8"),
       );
@@ -293,13 +295,21 @@ describe("least privilege", () => {
       {
         "Fn::Join": [
           "",
-          ["arn:", { Ref: "AWS::Partition" }, ":ssm:eu-west-1:000000000000:parameter/sst/fleet-alerts/example/Secret/DEVICE_CLOUD_*"],
+          [
+            "arn:",
+            { Ref: "AWS::Partition" },
+            ":ssm:eu-west-1:000000000000:parameter/sst/fleet-alerts/example/Secret/DEVICE_CLOUD_*",
+          ],
         ],
       },
       {
         "Fn::Join": [
           "",
-          ["arn:", { Ref: "AWS::Partition" }, ":ssm:eu-west-1:000000000000:parameter/sst/fleet-alerts/.fallback/Secret/DEVICE_CLOUD_*"],
+          [
+            "arn:",
+            { Ref: "AWS::Partition" },
+            ":ssm:eu-west-1:000000000000:parameter/sst/fleet-alerts/.fallback/Secret/DEVICE_CLOUD_*",
+          ],
         ],
       },
     ]);

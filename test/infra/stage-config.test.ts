@@ -28,7 +28,7 @@ async function stageError(config: Record<string, unknown>): Promise<string> {
   throw new Error(`stage ${JSON.stringify(config)} was accepted`);
 }
 
-const ACCOUNTS = JSON.stringify([{ id: "main", baseUrl: "https://cloud.example.com", username: "u" }]);
+const ACCOUNTS = JSON.stringify([{ id: "north", baseUrl: "https://cloud.example.com", username: "u" }]);
 const ENV = {
   TABLE_NAME: "table",
   ALERTS_TOPIC_ARN: "arn:aws:sns:eu-west-1:000000000000:alerts",
@@ -80,8 +80,41 @@ describe("a stage file refuses what the functions refuse", () => {
   });
 
   it("refuses a GPS speed unit or lookup budget the accounts would refuse", async () => {
-    expect(await stageError({ gpsSpeedUnit: "furlongs" })).toContain("gpsSpeedUnit:");
-    expect(await stageError({ gpsLookupBudgetMs: 30_001 })).toContain("gpsLookupBudgetMs:");
+    expect(await stageError({ accounts: [{ id: "north", gpsSpeedUnit: "furlongs" }] })).toContain(
+      "accounts.0.gpsSpeedUnit:",
+    );
+    expect(await stageError({ accounts: [{ id: "north", gpsLookupBudgetMs: 30_001 }] })).toContain(
+      "accounts.0.gpsLookupBudgetMs:",
+    );
+    // Per account now: the stage-wide fields are gone.
+    expect(await stageError({ gpsSpeedUnit: "mph" })).toContain("gpsSpeedUnit");
+    expect(await stageError({ rulesFile: "config/rules.example.json" })).toContain("rulesFile");
+  });
+
+  it("lists at least one account, each id once, also as its secrets' names", async () => {
+    expect(await stageError({ accounts: [] })).toContain("accounts:");
+    expect(await stageError({ accounts: [{ id: "north" }, { id: "north" }] })).toContain(
+      "accounts: account ids must differ, also upper-cased with '-' as '_' (their secrets' names): north",
+    );
+    expect(await stageError({ accounts: [{ id: "depot-1" }, { id: "DEPOT_1" }] })).toContain("DEPOT_1");
+    expect(await stageError({ accounts: [{ id: "north/1" }] })).toContain("accounts.0.id:");
+    await writeFile(
+      join(root, "infra", "stages", "two.json"),
+      JSON.stringify({
+        accounts: [
+          { id: "north", rulesFile: "rules/n.json" },
+          { id: "south", gpsSpeedUnit: "mph" },
+        ],
+      }),
+    );
+    expect(loadStageConfig("two", root).accounts).toEqual([
+      { id: "north", rulesFile: "rules/n.json", gpsSpeedUnit: "km/h", gpsLookupBudgetMs: 3000 },
+      { id: "south", gpsSpeedUnit: "mph", gpsLookupBudgetMs: 3000 },
+    ]);
+    // A developer's stage without a file: one account, with the default rules.
+    expect(loadStageConfig("absent", root).accounts).toEqual([
+      { id: "fleet", gpsSpeedUnit: "km/h", gpsLookupBudgetMs: 3000 },
+    ]);
   });
 
   it("refuses a poller that would have to run longer than Lambda allows", async () => {

@@ -22,7 +22,9 @@ describe("npm run synth refuses what cannot run", () => {
       "config/invalid-rules.test.json",
       JSON.stringify({ rules: [{ id: "x", events: ["Overspeeed"], severity: "loud" }] }),
     );
-    await stageFile("badrules", { rulesFile: "config/invalid-rules.test.json" });
+    await stageFile("badrules", {
+      accounts: [{ id: "north" }, { id: "south", rulesFile: "config/invalid-rules.test.json" }],
+    });
     const { code, output } = await synth("badrules");
     expect(code).not.toBe(0);
     expect(output).toMatch(/rules\.0\.events\.0: unknown event name "Overspeeed"/);
