@@ -31,7 +31,7 @@ export async function Pipeline({ stack, app }: StackContext) {
   const alerting = buildAlerting(stack, config);
   const queues = buildQueues(stack);
   const incidentApi = buildIncidentApi(stack, config);
-  const base = buildFunctionBase(stack, config, storage, alerting, queues, incidentApi.publicBaseUrl);
+  const base = buildFunctionBase(config, storage, alerting, queues, incidentApi.publicBaseUrl);
   const { poller, confirm, linkSecret } = buildPolling(stack, config, base, storage, alerting, queues);
   const evidence = buildEvidence(stack, config, base, storage, alerting, queues, linkSecret);
   const incident = buildIncidentFunction(stack, config, base, storage, queues, incidentApi);

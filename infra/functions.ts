@@ -77,7 +77,6 @@ function writeAccountsFile(stage: string, config: StageConfig): string {
 }
 
 export function buildFunctionBase(
-  stack: Stack,
   config: StageConfig,
   { table }: Pick<Storage, "table">,
   { alertsTopic }: Pick<Alerting, "alertsTopic">,

@@ -5,6 +5,7 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, totalmem } from "node:os";
+import { accountsCost } from "./bench/accounts-cost.js";
 import { measureBacklog } from "./bench/backlog.js";
 import { measureColdStarts } from "./bench/cold-start.js";
 import { monthlyCost } from "./bench/cost.js";
@@ -123,6 +124,26 @@ try {
   );
 
   console.log(
+    "\n6b. What the number of device-cloud accounts adds, USD a month (same fleet, split; scripts/bench/accounts-cost.ts)",
+  );
+  const byAccounts = accountsCost(backlog, handlers);
+  const items = byAccounts[0]?.lines.map((line) => line.item) ?? [];
+  console.log(
+    `   ${"".padEnd(46)} ${byAccounts.map((row) => `${row.accounts} account${row.accounts === 1 ? "" : "s"}`.padStart(13)).join("")}`,
+  );
+  for (const [index, item] of items.entries()) {
+    console.log(
+      `   ${item.padEnd(46)} ${byAccounts.map((row) => (row.lines[index]?.usd ?? 0).toFixed(2).padStart(13)).join("")}`,
+    );
+  }
+  console.log(
+    `   ${"total".padEnd(46)} ${byAccounts.map((row) => row.totalUsd.toFixed(2).padStart(13)).join("")}`,
+  );
+  console.log(
+    `   ${"(every poll metric per account)".padEnd(46)} ${byAccounts.map((row) => row.everyMetricPerAccountUsd.toFixed(2).padStart(13)).join("")}`,
+  );
+
+  console.log(
     "\n7. Incident page (the app alone in a process; dynalite and fauxqs in another; autocannon here, 10 connections)",
   );
   const incidentPage = await measureIncidentPage();
@@ -165,6 +186,7 @@ try {
         evidence,
         coldStarts,
         cost,
+        accountsCost: byAccounts,
         incidentPage,
       },
       null,

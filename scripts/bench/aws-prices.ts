@@ -223,6 +223,30 @@ export const AWS_PRICES = {
       note: "Each distinct name + namespace + dimension values is one metric.",
     },
   },
+  ssm: {
+    getParametersStandard: {
+      usd: 0,
+      per: "GetParameters call, standard parameters at standard throughput",
+      source: "https://aws.amazon.com/systems-manager/pricing/",
+      dated: "not read",
+      verified: false,
+      note:
+        "From memory: standard parameters and standard throughput (about 40 requests/s a region) cost nothing; " +
+        "higher throughput is $0.05 per 10,000 calls. SST's secrets are standard SecureString parameters.",
+    },
+  },
+  kms: {
+    request: {
+      usd: 0.03 / 10_000,
+      per: "KMS request (a SecureString decrypted)",
+      source: "https://aws.amazon.com/kms/pricing/",
+      dated: "not read",
+      verified: false,
+      note:
+        "From memory: $0.03 per 10,000 symmetric requests, 20,000 free a month. Whether decrypts through the " +
+        "AWS managed aws/ssm key are billed to the caller is not confirmed: counted, to err high.",
+    },
+  },
   eventbridge: {
     scheduledRuleInvocation: {
       usd: 0,
