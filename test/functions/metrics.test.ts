@@ -8,36 +8,55 @@ const run = promisify(execFile);
 // POWERTOOLS_METRICS_DISABLED; a fresh process shows what Lambda would print (CloudWatch EMF).
 const SCRIPT = `
 import { publishPollMetrics } from "./packages/functions/src/observability.ts";
-publishPollMetrics({ account: "main", outcome: "caught-up", eventsRead: 12, alertsPublished: 3, alertsFailed: 0,
+publishPollMetrics({ account: "north", outcome: "caught-up", eventsRead: 12, alertsPublished: 3, alertsFailed: 0,
   suppressed: 2, stale: 1, rejected: 1, offlineChecks: 0, offlineCancelled: 0, evidenceJobs: 1,
   gpsLookups: 2, gpsLookupsFailed: 1, positionsFromEvent: 1, positionsFromTrack: 1, positionsLastKnown: 1,
   positionsUnknown: 0, lagSeconds: 7 }, 850);
 `;
 
+interface Emf {
+  _aws: {
+    CloudWatchMetrics: {
+      Namespace: string;
+      Dimensions: string[][];
+      Metrics: { Name: string; Unit: string }[];
+    }[];
+  };
+  [name: string]: unknown;
+}
+
 describe("poll metrics", () => {
-  it("are emitted as CloudWatch EMF with an account dimension", async () => {
+  it("are emitted as CloudWatch EMF, only the cursor lag per account", async () => {
     const { stdout } = await run("npx", ["tsx", "--eval", SCRIPT], {
       env: { ...process.env, POWERTOOLS_METRICS_DISABLED: "false", POWERTOOLS_DEV: "false" },
     });
-    const emf = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as Record<string, unknown> & {
-      _aws: {
-        CloudWatchMetrics: {
-          Namespace: string;
-          Dimensions: string[][];
-          Metrics: { Name: string; Unit: string }[];
-        }[];
-      };
-    };
-    const [directive] = emf._aws.CloudWatchMetrics;
+    const lines = stdout
+      .trim()
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Emf);
+    const names = (emf: Emf) => emf._aws.CloudWatchMetrics[0]?.Metrics.map((metric) => metric.Name) ?? [];
+    const lag = lines.find((emf) => names(emf).includes("CursorLagSeconds"));
+    const rest = lines.find((emf) => names(emf).includes("EventsRead"));
+    // The lag alarm of each account needs its own series; nothing else grows with the accounts.
+    expect(lag?._aws.CloudWatchMetrics[0]?.Dimensions[0]?.sort()).toEqual(["account", "service"]);
+    expect(names(lag as Emf)).toEqual(["CursorLagSeconds"]);
+    expect(lag).toMatchObject({ account: "north", CursorLagSeconds: 7 });
+    expect(lag?._aws.CloudWatchMetrics[0]?.Metrics).toContainEqual({
+      Name: "CursorLagSeconds",
+      Unit: "Seconds",
+    });
+    const [directive] = rest?._aws.CloudWatchMetrics ?? [];
     expect(directive?.Namespace).toBe("FleetAlerts");
-    expect(directive?.Dimensions[0]).toContain("account");
-    expect(emf).toMatchObject({
-      account: "main",
+    expect(directive?.Dimensions).toEqual([["service"]]);
+    expect(names(rest as Emf)).toHaveLength(14);
+    expect(rest).toMatchObject({
+      // A property of the line, for Logs Insights, not a dimension.
+      account: "north",
       EventsRead: 12,
       AlertsPublished: 3,
       AlertsSuppressed: 2,
       EventsRejected: 1,
-      CursorLagSeconds: 7,
       RunTime: 850,
       GpsLookups: 2,
       GpsLookupsFailed: 1,
@@ -46,6 +65,5 @@ describe("poll metrics", () => {
       PositionsLastKnown: 1,
       PositionsUnknown: 0,
     });
-    expect(directive?.Metrics).toContainEqual({ Name: "CursorLagSeconds", Unit: "Seconds" });
   });
 });
