@@ -31,8 +31,8 @@ export async function benchDevice(clockStart: Date, eventtime: Date, bitrateBits
 export function jobOf(event: SimEvent, halfSeconds: number) {
   return {
     version: 1,
-    alertId: `main:${event.serialno}:shock`,
-    account: "main",
+    alertId: `north:${event.serialno}:shock`,
+    account: "north",
     ruleId: "shock",
     deviceid: event.deviceid,
     serialno: event.serialno.toString(),

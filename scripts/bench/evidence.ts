@@ -56,7 +56,7 @@ export async function measureEvidence(handlers: SynthesizedHandlers): Promise<Ev
   const eventtime = new Date(clockStart.getTime() - 60 * 60_000);
   const { simulator, deviceid, event } = await benchDevice(clockStart, eventtime, BITRATE);
   try {
-    const alert = { account: "main", serialno: event.serialno, ruleId: "shock", deviceid };
+    const alert = { account: "north", serialno: event.serialno, ruleId: "shock", deviceid };
     const alerts = new AlertStore({ documents: emulators.clients.documents, tableName: emulators.tableName });
     await alerts.record(
       { ...alert, appdevid: 16, eventtime: event.eventtime, severity: "critical", status: "published" },
@@ -98,7 +98,7 @@ export async function measureEvidence(handlers: SynthesizedHandlers): Promise<Ev
           env: {
             ...process.env,
             ...emulators.env(),
-            DEVICE_CLOUD_ACCOUNTS: JSON.stringify([{ id: "main", baseUrl: simulator.url, username: "demo" }]),
+            DEVICE_CLOUD_ACCOUNTS: JSON.stringify([{ id: "north", baseUrl: simulator.url, username: "demo" }]),
             DEVICE_CLOUD_PASSWORD: "demo",
             FLEET_UTC_OFFSET: "+0000",
             POWERTOOLS_LOG_LEVEL: "ERROR",

@@ -9,9 +9,9 @@ import { nonEmpty } from "../text/words.js";
 import { type LinkTemplate, linkTemplate } from "./incident-link.js";
 
 export interface AlertContext {
-  /** e.g. "main:1000123:overspeed" */
+  /** e.g. "north:1000123:overspeed" */
   alertId: string;
-  /** The account id from the configuration, e.g. "main". */
+  /** The account id from the configuration, e.g. "north". */
   account: string;
   event: DeviceEvent;
   rule: Rule;
