@@ -98,7 +98,9 @@ export async function measureEvidence(handlers: SynthesizedHandlers): Promise<Ev
           env: {
             ...process.env,
             ...emulators.env(),
-            DEVICE_CLOUD_ACCOUNTS: JSON.stringify([{ id: "north", baseUrl: simulator.url, username: "demo" }]),
+            DEVICE_CLOUD_ACCOUNTS: JSON.stringify([
+              { id: "north", baseUrl: simulator.url, username: "demo" },
+            ]),
             DEVICE_CLOUD_PASSWORD: "demo",
             FLEET_UTC_OFFSET: "+0000",
             POWERTOOLS_LOG_LEVEL: "ERROR",

@@ -74,7 +74,7 @@ describe("staleness", () => {
     const record = await new AlertStore({
       documents: emulators.clients.documents,
       tableName: emulators.tableName,
-    }).get("main", old.serialno, "shock");
+    }).get("north", old.serialno, "shock");
     expect(record).toMatchObject({ status: "stale", deviceid: old.deviceid });
   });
 });
@@ -142,13 +142,13 @@ describe("Offline confirmation", () => {
     const { confirmQueue, sent } = await recordingConfirmQueue();
     const deviceid = simulator.control.devices()[2]?.deviceid as string;
     simulator.control.setOnline(deviceid, false);
-    expect(await pollWithClock(pipeline as Pipeline, "main", { confirmQueue })).toMatchObject({
+    expect(await pollWithClock(pipeline as Pipeline, "north", { confirmQueue })).toMatchObject({
       offlineChecks: 1,
     });
     simulator.control.advance(minutes(3));
     simulator.control.setOnline(deviceid, true);
     simulator.control.advance(minutes(10));
-    expect(await pollWithClock(pipeline as Pipeline, "main", { confirmQueue })).toMatchObject({
+    expect(await pollWithClock(pipeline as Pipeline, "north", { confirmQueue })).toMatchObject({
       offlineCancelled: 1,
     });
     // The delayed message arrives anyway (SQS cannot take it back): it finds the check cancelled.
@@ -165,7 +165,7 @@ describe("Offline confirmation", () => {
     const { confirmQueue, sent } = await recordingConfirmQueue();
     const deviceid = simulator.control.devices()[3]?.deviceid as string;
     simulator.control.setOnline(deviceid, false);
-    await pollWithClock(pipeline as Pipeline, "main", { confirmQueue });
+    await pollWithClock(pipeline as Pipeline, "north", { confirmQueue });
     const { settings, deps } = await accountRuntime(pipeline as Pipeline);
     const job = sent[0] as OfflineCheckJob;
     const clocked = { ...deps, confirmQueue, now: virtualNow(pipeline as Pipeline) };
@@ -206,7 +206,7 @@ describe("the poll handler's run", () => {
     const cursor = BigInt((await pollWithClock(pipeline as Pipeline)).cursor ?? "0");
     simulator.control.advance(6 * 3_600_000);
     let pastDeadline = false;
-    const first = await pollWithClock(pipeline as Pipeline, "main", {
+    const first = await pollWithClock(pipeline as Pipeline, "north", {
       deadlineMs: Date.now() + 60_000,
       // The deadline passes while the first chunk is handled: the run must stop right after it.
       wallClock: () => (pastDeadline ? Number.POSITIVE_INFINITY : Date.now()),
@@ -246,7 +246,7 @@ describe("configuration", () => {
     [
       "a missing password",
       { DEVICE_CLOUD_PASSWORD: undefined },
-      /DEVICE_CLOUD_PASSWORD: missing \(the password of account main\)/,
+      /DEVICE_CLOUD_PASSWORD: missing \(the password of account north\)/,
     ],
   ])("fails every invocation with a clear error for %s", async (_label, override, message) => {
     pipeline = await startPipeline({ rules: [{ id: "speed", events: [13], severity: "warning" }] });

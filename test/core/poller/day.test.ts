@@ -97,7 +97,7 @@ describe("a seeded simulated day through the poll handler", () => {
       rule: { type: "String", value: "shock" },
       event_code: { type: "Number", value: "16" },
       deviceid: { type: "String", value: device?.deviceid },
-      account: { type: "String", value: "main" },
+      account: { type: "String", value: "north" },
       kind: { type: "String", value: "alert" },
     });
     expect(message.subject).toContain("GSensor");

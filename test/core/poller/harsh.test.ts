@@ -45,7 +45,7 @@ describe("the worst the spec allows", () => {
     pipeline = await startPipeline({
       rules: RULES,
       simulator: { seed: 21, eventQuery: { maxResults: 13, order: "desc", duplicateRate: 0.3 } },
-      accounts: [{ id: "main", timeoutMs: 300 }],
+      accounts: [{ id: "north", timeoutMs: 300 }],
     });
     const [first] = await pipeline.poll();
     const after = BigInt(first?.cursor ?? "0");
@@ -85,7 +85,7 @@ describe("the worst the spec allows", () => {
     const { Item } = await pipeline.emulators.clients.documents.send(
       new GetCommand({
         TableName: pipeline.emulators.tableName,
-        Key: { pk: "ACCOUNT#main", sk: `REJECTED#${bad.serialno.toString().padStart(40, "0")}` },
+        Key: { pk: "ACCOUNT#north", sk: `REJECTED#${bad.serialno.toString().padStart(40, "0")}` },
       }),
     );
     expect(JSON.parse(Item?.raw as string)).toMatchObject({
@@ -96,12 +96,12 @@ describe("the worst the spec allows", () => {
   });
 
   it("does not move the cursor when the service fails, and catches up on the next run", async () => {
-    pipeline = await startPipeline({ rules: RULES, accounts: [{ id: "main", timeoutMs: 200 }] });
+    pipeline = await startPipeline({ rules: RULES, accounts: [{ id: "north", timeoutMs: 200 }] });
     const [first] = await pipeline.poll();
     const { control } = pipeline.simulator;
     const event = control.injectEvent({ appdevid: 16, deviceid: control.devices()[0]?.deviceid });
     control.faults.add({ endpoint: "eventquery", kind: "status503" });
-    await expect(pipeline.poll()).rejects.toThrow(/poll failed for main.*HTTP 503/);
+    await expect(pipeline.poll()).rejects.toThrow(/poll failed for north.*HTTP 503/);
     control.faults.clear();
     const [second] = await pipeline.poll();
     expect(first?.cursor).not.toBe(second?.cursor);

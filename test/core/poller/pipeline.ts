@@ -18,7 +18,7 @@ import { type Emulators, type InboxMessage, startEmulators } from "../../support
 export interface PipelineOptions {
   simulator?: SimulatorOptions;
   rules: RuleInput[];
-  /** Accounts (ids) on the same simulator, each with its own cursor; default one, "main". */
+  /** Accounts (ids) on the same simulator, each with its own cursor; default one, "north". */
   accounts?: { id: string; startSerialno?: bigint; timeoutMs?: number }[];
   env?: Record<string, string>;
 }
@@ -33,7 +33,7 @@ export async function startPipeline(options: PipelineOptions) {
   const folder = await mkdtemp(join(tmpdir(), "fleet-alerts-rules-"));
   const rulesFile = join(folder, "rules.json");
   await writeFile(rulesFile, JSON.stringify({ rules: options.rules }));
-  const accounts = (options.accounts ?? [{ id: "main" }]).map(({ id, startSerialno, timeoutMs }) => ({
+  const accounts = (options.accounts ?? [{ id: "north" }]).map(({ id, startSerialno, timeoutMs }) => ({
     id,
     ...(timeoutMs !== undefined && { timeoutMs }),
     baseUrl: simulator.url,
@@ -101,7 +101,7 @@ export type Pipeline = Awaited<ReturnType<typeof startPipeline>>;
  */
 export async function pollWithClock(
   pipeline: Pipeline,
-  account = "main",
+  account = "north",
   seams: Partial<Pick<PollerDependencies, "checkpoint" | "confirmQueue" | "now" | "wallClock">> & {
     deadlineMs?: number;
   } = {},
@@ -111,7 +111,7 @@ export async function pollWithClock(
   return pollAccount(settings, { ...deps, now: virtualNow(pipeline), ...overrides }, deadlineMs);
 }
 
-export async function accountRuntime(pipeline: Pipeline, account = "main") {
+export async function accountRuntime(pipeline: Pipeline, account = "north") {
   const { pollers } = await pipeline.runtime();
   const poller = pollers.find((candidate) => candidate.settings.account === account);
   if (!poller) throw new Error(`no account ${account}`);
