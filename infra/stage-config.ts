@@ -68,6 +68,8 @@ export const stageConfigSchema = z
     fleetUtcOffset: utcOffsetTextSchema.default(DEFAULT_UTC_OFFSET),
     /** The rules file bundled with the functions; the default rules when absent. */
     rulesFile: z.string().optional(),
+    /** The recipient groups file (packages/core/src/routing/groups-schema.ts); none: no notices function. */
+    groupsFile: z.string().optional(),
     /** Object Lock default retention (compliance mode) of the evidence bucket. */
     evidenceRetentionDays: z.number().int().min(1).max(36_500).default(1),
     /** Evidence moves to Glacier Instant Retrieval after this many days. */
