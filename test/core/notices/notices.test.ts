@@ -14,6 +14,7 @@ import {
 import { keys } from "@fleet-alerts/core/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as z from "zod";
+import { createNoticesHandler } from "../../../packages/functions/src/notices.js";
 import { buildNoticesRuntime } from "../../../packages/functions/src/notices-runtime.js";
 import { type Emulators, type InboxMessage, startEmulators } from "../../support/emulators.js";
 
@@ -31,21 +32,23 @@ const berlin = (date: string, time: string) => instantOf(ZONE, date, time);
 const put = (item: Record<string, unknown>) =>
   emulators.clients.documents.send(new PutCommand({ TableName: emulators.tableName, Item: item }));
 
-/** The notices function's dependencies for these groups, on a clock the test sets. */
-async function runtime(groups: z.input<typeof groupSchema>[], clock: { nowMs: number }) {
+/** The notices function's environment for these groups. */
+async function envOf(groups: z.input<typeof groupSchema>[]) {
   const folder = await mkdtemp(join(tmpdir(), "fleet-alerts-groups-"));
   const file = join(folder, "groups.json");
   await writeFile(file, JSON.stringify({ groups }));
-  return buildNoticesRuntime(
-    {
-      ...emulators.env(),
-      GROUPS_FILE: file,
-      FLEET_TIME_ZONE: ZONE,
-      PUBLIC_BASE_URL: BASE_URL,
-      SHARE_LINK_SECRET: "s".repeat(40),
-    },
-    { now: () => clock.nowMs },
-  );
+  return {
+    ...emulators.env(),
+    GROUPS_FILE: file,
+    FLEET_TIME_ZONE: ZONE,
+    PUBLIC_BASE_URL: BASE_URL,
+    SHARE_LINK_SECRET: "s".repeat(40),
+  };
+}
+
+/** The notices function's dependencies for these groups, on a clock the test sets. */
+async function runtime(groups: z.input<typeof groupSchema>[], clock: { nowMs: number }) {
+  return buildNoticesRuntime(await envOf(groups), { now: () => clock.nowMs });
 }
 
 /** A queue subscribed as one recipient's subscription is: filtered on `to`. */
@@ -298,5 +301,23 @@ describe("SMS summaries", () => {
     clock.nowMs += 60 * MINUTE;
     expect((await runNotices(deps)).smsSummaries).toBe(0);
     expect(await inbox.read()).toEqual([]);
+  });
+});
+
+describe("the handler", () => {
+  it("builds core's run from its environment and reports counts only", async () => {
+    const group = { name: "handler-group", email: ["handler@example.com"], digest: { at: "08:00" } };
+    const inbox = await inboxOf("email", group.email[0] as string);
+    const lines: Record<string, unknown>[] = [];
+    const log = (_: string, attributes: Record<string, unknown>) => lines.push(attributes);
+    const handler = createNoticesHandler(await envOf([group]), {
+      now: () => berlin("2026-06-01", "08:05"),
+      logger: { info: log, warn: log, error: log },
+    });
+    expect(await handler({}, {})).toEqual({ quietSummaries: 0, digests: 1, smsSummaries: 0, busy: 0 });
+    expect(lines).toEqual([{ quietSummaries: 0, digests: 1, smsSummaries: 0, busy: 0 }]);
+    expect(emailOf((await inbox.read(1))[0])).toContain(
+      "2026-05-31 08:00 to 2026-06-01 08:00 (Europe/Berlin, 24 hours)",
+    );
   });
 });

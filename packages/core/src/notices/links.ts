@@ -1,5 +1,5 @@
 import type { AlertLinks } from "../alerts/alert-links.js";
-import { parseAlertId } from "../share/alert-id.js";
+import { InvalidAlertIdError, parseAlertId } from "../share/alert-id.js";
 
 /**
  * The incident link of an alert, for a notice listing it; undefined when links are not set up
@@ -15,7 +15,14 @@ export type LinkOf = (alertId: string, nowMs: number) => Promise<string | undefi
  */
 export function alertLinkOf(links: AlertLinks): LinkOf {
   return async (alertId, nowMs) => {
-    const ref = parseAlertId(alertId);
+    let ref: ReturnType<typeof parseAlertId>;
+    try {
+      ref = parseAlertId(alertId);
+    } catch (error) {
+      // An item that names no alert is listed without a link rather than hold up the notice.
+      if (error instanceof InvalidAlertIdError) return undefined;
+      throw error;
+    }
     return (await links.grant({ ...ref, alertId }, nowMs)).url;
   };
 }
