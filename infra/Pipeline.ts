@@ -1,4 +1,5 @@
 import type { StackContext } from "sst/constructs";
+import { loadGroupsFile } from "../packages/core/src/notices/groups-file.js";
 import { loadRulesFile } from "../packages/core/src/rules/load.js";
 import { buildAlerting } from "./alerting.js";
 import { buildEscalation } from "./escalation.js";
@@ -6,6 +7,7 @@ import { buildEvidence } from "./evidence.js";
 import { buildFunctionBase } from "./functions.js";
 import { buildIncidentApi, buildIncidentFunction } from "./incident.js";
 import { suppressNagFindings } from "./nag.js";
+import { buildNotices } from "./notices.js";
 import { buildObservability } from "./observability.js";
 import { buildPolling } from "./polling.js";
 import { buildQueues } from "./queues.js";
@@ -26,6 +28,7 @@ export async function Pipeline({ stack, app }: StackContext) {
   const config = loadStageConfig(stack.stage);
   // An invalid rules file fails the synth here, before it is bundled.
   for (const { rulesFile } of config.accounts) if (rulesFile) await loadRulesFile(rulesFile);
+  if (config.groupsFile) await loadGroupsFile(config.groupsFile);
 
   const storage = buildStorage(stack, config);
   const alerting = buildAlerting(stack, config);
@@ -44,11 +47,14 @@ export async function Pipeline({ stack, app }: StackContext) {
     queues,
     linkSecret,
   );
+  const notices = config.groupsFile
+    ? buildNotices(stack, config.groupsFile, base, storage, alerting, linkSecret)
+    : undefined;
 
   suppressNagFindings(
     stack,
     {
-      functions: [poller, confirm, evidence, incident, escalate],
+      functions: [poller, confirm, evidence, incident, escalate, ...(notices ? [notices] : [])],
       evidence,
       incident,
       incidentApi,
@@ -96,5 +102,6 @@ export async function Pipeline({ stack, app }: StackContext) {
     evidence,
     incident,
     escalate,
+    notices,
   };
 }

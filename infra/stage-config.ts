@@ -74,6 +74,8 @@ export const stageConfigSchema = z
     accounts: accountSettingsListSchema.default([
       { id: "fleet", gpsSpeedUnit: "km/h", gpsLookupBudgetMs: DEFAULT_GPS_LOOKUP_BUDGET_MS },
     ]),
+    /** The recipient groups file (packages/core/src/routing/groups-schema.ts); none: no notices function. */
+    groupsFile: z.string().optional(),
     /** Object Lock default retention (compliance mode) of the evidence bucket. */
     evidenceRetentionDays: z.number().int().min(1).max(36_500).default(1),
     /** Evidence moves to Glacier Instant Retrieval after this many days. */

@@ -13,6 +13,7 @@ const HANDLERS = [
   "packages/functions/src/poll.ts",
   "packages/functions/src/confirm.ts",
   "packages/functions/src/evidence.ts",
+  "packages/functions/src/notices.ts",
 ];
 
 async function lineCount(file: string): Promise<number> {

@@ -1,0 +1,72 @@
+import { Duration, type Stack } from "aws-cdk-lib";
+import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
+import * as actions from "aws-cdk-lib/aws-cloudwatch-actions";
+import * as events from "aws-cdk-lib/aws-events";
+import * as targets from "aws-cdk-lib/aws-events-targets";
+import type { Config, Function as SstFunction } from "sst/constructs";
+import { NOTICE_CLAIM_LEASE_MS } from "../packages/core/src/notices/deliver-once.js";
+import { type Alerting, grantPublishAlerts } from "./alerting.js";
+import { allow, type FunctionBase, pipelineFunction } from "./functions.js";
+import type { Storage } from "./storage.js";
+
+/** A run reads a few items per group and publishes a few messages: well inside a claim's lease. */
+export const NOTICES_TIMEOUT = Duration.seconds(120);
+if (NOTICES_TIMEOUT.toMilliseconds() >= NOTICE_CLAIM_LEASE_MS)
+  throw new Error("the notices function must time out before its claims' lease runs out");
+
+/**
+ * The notices function (packages/functions/src/notices.ts), every 5 minutes: quiet-hour summaries,
+ * daily digests and SMS-cap summaries to the recipients of the stage's groups file, which is
+ * bundled with it. Only with a groups file: without groups there is nothing to summarise.
+ */
+export function buildNotices(
+  stack: Stack,
+  groupsFile: string,
+  base: FunctionBase,
+  { table }: Pick<Storage, "table">,
+  alerting: Alerting,
+  linkSecret: Config.Secret,
+): SstFunction {
+  const notices = pipelineFunction(stack, "Notices", base, {
+    handler: "packages/functions/src/notices.handler",
+    timeout: NOTICES_TIMEOUT.toSeconds(),
+    memorySize: 256,
+    copyFiles: [{ from: groupsFile, to: "groups.json" }],
+    // No device-cloud secrets: only the share-link secret, for the incident links it lists.
+    bind: [linkSecret],
+    environment: { ...base.sourceMapped, GROUPS_FILE: "groups.json" },
+  });
+  // A failed run is not retried: the next one, 5 minutes later, takes up whatever is still owed.
+  notices.configureAsyncInvoke({ maxEventAge: Duration.minutes(5), retryAttempts: 0 });
+  new events.Rule(stack, "NoticesSchedule", {
+    schedule: events.Schedule.rate(Duration.minutes(5)),
+    targets: [new targets.LambdaFunction(notices, { retryAttempts: 0 })],
+  });
+
+  // ---- least privilege: named actions on named resources ----
+  // Query: held and routed items; Get/Put/Update: claims, SMS hours and link grants; BatchGet: records.
+  allow(
+    notices,
+    [
+      "dynamodb:Query",
+      "dynamodb:GetItem",
+      "dynamodb:PutItem",
+      "dynamodb:UpdateItem",
+      "dynamodb:BatchGetItem",
+    ],
+    [table.tableArn],
+  );
+  grantPublishAlerts(notices, alerting);
+
+  const alarm = new cloudwatch.Alarm(stack, "NoticesErrors", {
+    metric: notices.metricErrors({ period: Duration.minutes(15) }),
+    threshold: 2,
+    evaluationPeriods: 1,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    alarmDescription:
+      "The notices function failed twice in 15 minutes: quiet-hour summaries, digests or SMS summaries are late.",
+  });
+  alarm.addAlarmAction(new actions.SnsAction(alerting.opsTopic));
+  return notices;
+}

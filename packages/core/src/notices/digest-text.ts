@@ -1,0 +1,68 @@
+import type { RoutedItem } from "../routing/items.js";
+import type { DigestModel } from "./digest-model.js";
+import { alertLine, count, hoursText, localDateTime } from "./format.js";
+import type { NoticeText } from "./message.js";
+
+export interface DigestInput {
+  group: string;
+  zone: string;
+  /** The local date the digest is of (it went out at `digest.at` on it). */
+  date: string;
+  fromMs: number;
+  toMs: number;
+  model: DigestModel;
+  /** The unacknowledged alerts listed (the first ones), and their incident links. */
+  listed: readonly RoutedItem[];
+  links: readonly (string | undefined)[];
+}
+
+/** A group's digest as text: counts first, then what still needs someone. */
+export function digestText(input: DigestInput): NoticeText {
+  const { group, zone, model } = input;
+  const span = input.toMs - input.fromMs;
+  const period = `${localDateTime(zone, input.fromMs)} to ${localDateTime(zone, input.toMs)} (${zone}, ${hoursText(span)}${span === 86_400_000 ? "" : ": the clocks changed"})`;
+  const alerts = count(model.total, "alert");
+  const body = {
+    group,
+    date: input.date,
+    from: new Date(input.fromMs).toISOString(),
+    to: new Date(input.toMs).toISOString(),
+    total: model.total,
+    held: model.held,
+    byRuleAndSeverity: model.byRuleAndSeverity,
+    topVehicles: model.topVehicles,
+    evidence: model.evidence,
+    notAcknowledged: model.notAcknowledged.map((alert) => alert.alertId),
+  };
+  const subject = `Daily digest ${input.date} for ${group}: ${alerts}`;
+  const sms = `fleet-alerts: ${alerts} for ${group} on ${input.date}. See your email.`;
+  const intro = `Daily digest for group "${group}", ${period}.`;
+  if (model.total === 0) {
+    return { subject, sms, body, email: [intro, "", "No alerts in this period."].join("\n") };
+  }
+  const { evidence } = model;
+  const more = model.notAcknowledged.length - input.listed.length;
+  const email = [
+    intro,
+    "",
+    `${alerts}${model.held > 0 ? `, ${model.held} of them held by quiet hours` : ""}.`,
+    "",
+    "By rule and severity:",
+    ...model.byRuleAndSeverity.map((row) => `  ${row.ruleId} (${row.severity}): ${row.count}`),
+    "",
+    "Vehicles with most alerts:",
+    ...model.topVehicles.map((row) => `  ${row.name}: ${row.count}`),
+    "",
+    `Evidence: ${evidence.stored} stored, ${evidence.unavailable} unavailable, ${evidence.pending} pending, ${evidence.failed} failed, ${evidence.none} without evidence.`,
+    "",
+    model.notAcknowledged.length === 0
+      ? "Every alert was acknowledged."
+      : `Not acknowledged (${model.notAcknowledged.length}):`,
+    ...input.listed.flatMap((alert, index) => {
+      const link = input.links[index];
+      return [`- ${alertLine(zone, alert)}`, ...(link ? [`  ${link}`] : [])];
+    }),
+    ...(more > 0 ? [`  ... and ${more} more.`] : []),
+  ].join("\n");
+  return { subject, sms, body, email };
+}

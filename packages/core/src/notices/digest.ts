@@ -1,0 +1,75 @@
+import type { Group } from "../routing/groups-schema.js";
+import { type RoutedItem, routedItemSchema } from "../routing/items.js";
+import { addDays, instantOf, wallClock } from "../routing/local-time.js";
+import { expiresAfterDays, keys } from "../store/keys.js";
+import { readAlertRecords } from "./alert-records.js";
+import { type DeliveryOutcome, deliverOnce } from "./deliver-once.js";
+import {
+  CLAIM_RETENTION_DAYS,
+  emailRecipients,
+  groupZone,
+  type NoticesDependencies,
+  SETTLE_MS,
+} from "./dependencies.js";
+import { digestModel } from "./digest-model.js";
+import { digestText } from "./digest-text.js";
+import { linksOf } from "./links.js";
+import { noticeMessages } from "./message.js";
+import { itemsBetween } from "./query.js";
+
+/** A day's digest lists at most this many unacknowledged alerts (an email must stay readable). */
+export const DIGEST_MAX_LISTED = 100;
+
+/** The local date whose digest is due at `nowMs` (its time passed and settled), and its period. */
+export function dueDigest(at: string, zone: string, nowMs: number) {
+  const today = wallClock(zone, nowMs).date;
+  const dueToday = instantOf(zone, today, at);
+  const date = dueToday + SETTLE_MS <= nowMs ? today : addDays(today, -1);
+  // Local times on consecutive dates: 23 or 25 hours apart across a DST change.
+  return { date, fromMs: instantOf(zone, addDays(date, -1), at), toMs: instantOf(zone, date, at) };
+}
+
+/**
+ * The group's digest of the latest local date whose `digest.at` has passed, once: the alerts routed
+ * to the group in the 24 (23, 25) hours before, with their records' evidence and acknowledgement.
+ * An outage longer than a day skips a digest rather than send two at once.
+ */
+export async function sendDigest(
+  group: Group,
+  deps: NoticesDependencies,
+  nowMs: number,
+): Promise<DeliveryOutcome | undefined> {
+  const recipients = emailRecipients(group);
+  if (!group.digest || recipients.length === 0) return undefined;
+  const zone = groupZone(group, deps.fleetTimeZone);
+  const { date, fromMs, toMs } = dueDigest(group.digest.at, zone, nowMs);
+  const pk = keys.group(group.name);
+  return deliverOnce(
+    { pk, sk: keys.digest(date) },
+    expiresAfterDays(nowMs, CLAIM_RETENTION_DAYS),
+    async () => {
+      // [from, to): an alert routed at exactly `to` sorts after the bare bound, into the next day.
+      const routed: RoutedItem[] = (
+        await itemsBetween(
+          deps.table,
+          pk,
+          keys.routed(new Date(fromMs).toISOString(), ""),
+          `${keys.routedPrefix}${new Date(toMs).toISOString()}`,
+        )
+      ).map((item) => routedItemSchema.parse(item));
+      const model = digestModel(routed, await readAlertRecords(deps.table, routed));
+      const listed = model.notAcknowledged.slice(0, DIGEST_MAX_LISTED);
+      const links = await linksOf(
+        deps.linkOf,
+        listed.map((alert) => alert.alertId),
+        deps.now(),
+      );
+      return noticeMessages(
+        "digest",
+        recipients,
+        digestText({ group: group.name, zone, date, fromMs, toMs, model, listed, links }),
+      );
+    },
+    deps,
+  );
+}

@@ -1,0 +1,37 @@
+import { wallClock } from "../routing/local-time.js";
+
+/** "2026-03-29 03:12": an instant on the wall clock of `zone`. */
+export function localDateTime(zone: string, epochMs: number): string {
+  const { date, time } = wallClock(zone, epochMs);
+  return `${date} ${time}`;
+}
+
+/** "7 hours": a span of whole or fractional hours, as a DST night makes them. */
+export function hoursText(spanMs: number): string {
+  const hours = Math.round((spanMs / 3_600_000) * 100) / 100;
+  return `${hours} hour${hours === 1 ? "" : "s"}`;
+}
+
+/** "3 alerts", "1 alert". */
+export function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+/** One alert as a line of a summary: local time, rule, severity and vehicle (or device). */
+export function alertLine(
+  zone: string,
+  alert: {
+    eventtime: string;
+    ruleId: string;
+    severity: string;
+    deviceid: string;
+    vehicle?: string | undefined;
+  },
+): string {
+  const eventMs = Date.parse(alert.eventtime);
+  const when = Number.isNaN(eventMs) ? alert.eventtime : localDateTime(zone, eventMs);
+  const vehicle = alert.vehicle
+    ? `vehicle ${alert.vehicle} (device ${alert.deviceid})`
+    : `device ${alert.deviceid}`;
+  return `${when}  ${alert.ruleId} (${alert.severity})  ${vehicle}`;
+}

@@ -1,0 +1,323 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PutCommand } from "@aws-sdk/lib-dynamodb";
+import type { AlertPublisher } from "@fleet-alerts/core/alerts";
+import { runNotices } from "@fleet-alerts/core/notices";
+import {
+  type groupSchema,
+  instantOf,
+  quietWindowAt,
+  recipientId,
+  utcHourIso,
+} from "@fleet-alerts/core/routing";
+import { keys } from "@fleet-alerts/core/store";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type * as z from "zod";
+import { createNoticesHandler } from "../../../packages/functions/src/notices.js";
+import { buildNoticesRuntime } from "../../../packages/functions/src/notices-runtime.js";
+import { type Emulators, type InboxMessage, startEmulators } from "../../support/emulators.js";
+
+const ZONE = "Europe/Berlin";
+const BASE_URL = "https://alerts.example.com";
+const MINUTE = 60_000;
+let emulators: Emulators;
+
+beforeAll(async () => {
+  emulators = await startEmulators({ subscribeInbox: false });
+});
+afterAll(() => emulators?.close());
+
+const berlin = (date: string, time: string) => instantOf(ZONE, date, time);
+const put = (item: Record<string, unknown>) =>
+  emulators.clients.documents.send(new PutCommand({ TableName: emulators.tableName, Item: item }));
+
+/** The notices function's environment for these groups. */
+async function envOf(groups: z.input<typeof groupSchema>[]) {
+  const folder = await mkdtemp(join(tmpdir(), "fleet-alerts-groups-"));
+  const file = join(folder, "groups.json");
+  await writeFile(file, JSON.stringify({ groups }));
+  return {
+    ...emulators.env(),
+    GROUPS_FILE: file,
+    FLEET_TIME_ZONE: ZONE,
+    PUBLIC_BASE_URL: BASE_URL,
+    SHARE_LINK_SECRET: "s".repeat(40),
+  };
+}
+
+/** The notices function's dependencies for these groups, on a clock the test sets. */
+async function runtime(groups: z.input<typeof groupSchema>[], clock: { nowMs: number }) {
+  return buildNoticesRuntime(await envOf(groups), { now: () => clock.nowMs });
+}
+
+/** A queue subscribed as one recipient's subscription is: filtered on `to`. */
+async function inboxOf(channel: "email" | "sms", address: string) {
+  const { read } = await emulators.subscribeQueue({ to: [recipientId(channel, address)] });
+  return {
+    /** Everything that arrived, waiting for `atLeast` (none: a short look for strays). */
+    read: (atLeast = 0): Promise<InboxMessage[]> => read({ atLeast, waitMs: atLeast ? 2_000 : 300 }),
+  };
+}
+
+const emailOf = (message: InboxMessage | undefined) => message?.bodies?.email ?? "";
+
+function heldItem(group: string, windowEndMs: number, serial: number, eventMs: number) {
+  const alertId = `fleet-a:${serial}:overspeed`;
+  const windowEndIso = new Date(windowEndMs).toISOString();
+  return put({
+    pk: keys.group(group),
+    sk: keys.held(windowEndIso, alertId),
+    alertId,
+    account: "fleet-a",
+    ruleId: "overspeed",
+    severity: "warning",
+    deviceid: `dev-${serial}`,
+    vehicle: `B-XY ${serial}`,
+    eventtime: new Date(eventMs).toISOString(),
+    windowEndMs,
+  });
+}
+
+describe("quiet-hour summaries", () => {
+  it("spring forward (2026-03-29): a 7-hour window's held alerts go out once, after it ends", async () => {
+    const group = {
+      name: "night-spring",
+      email: ["spring@example.com", "boss@example.com"],
+      quietHours: { from: "22:00", to: "06:00" },
+    };
+    const window = quietWindowAt(
+      { ...group.quietHours, holdBelow: "critical" },
+      ZONE,
+      berlin("2026-03-29", "01:00"),
+    );
+    expect(window && (window.endMs - window.startMs) / 3_600_000).toBe(7);
+    const endMs = window?.endMs ?? 0;
+    for (const [serial, time] of [
+      [1, "23:10"],
+      [2, "23:50"],
+    ] as const)
+      await heldItem(group.name, endMs, serial, berlin("2026-03-28", time));
+    await heldItem(group.name, endMs, 3, berlin("2026-03-29", "03:30"));
+    const inboxes = await Promise.all(group.email.map((address) => inboxOf("email", address)));
+    const clock = { nowMs: berlin("2026-03-29", "05:59") };
+    const deps = await runtime([group], clock);
+
+    expect((await runNotices(deps)).quietSummaries).toBe(0);
+    clock.nowMs = berlin("2026-03-29", "06:01"); // ended, still settling
+    expect((await runNotices(deps)).quietSummaries).toBe(0);
+    for (const inbox of inboxes) expect(await inbox.read()).toEqual([]);
+
+    clock.nowMs = berlin("2026-03-29", "06:05");
+    expect((await runNotices(deps)).quietSummaries).toBe(1);
+    for (const inbox of inboxes) {
+      const [message, ...rest] = await inbox.read(1);
+      expect(rest).toEqual([]);
+      expect(message?.attributes.kind?.value).toBe("quiet-summary");
+      const email = emailOf(message);
+      expect(email).toContain("2026-03-28 22:00 to 2026-03-29 06:00 (Europe/Berlin, 7 hours)");
+      expect(email).toContain("2026-03-29 03:30  overspeed (warning)  vehicle B-XY 3 (device dev-3)");
+      expect(email.match(/^- /gm)).toHaveLength(3);
+      expect(email.match(new RegExp(`^  ${BASE_URL}/i/[A-Za-z0-9_-]{22}$`, "gm"))).toHaveLength(3);
+    }
+    clock.nowMs = berlin("2026-03-29", "07:00");
+    expect(await runNotices(deps)).toMatchObject({ quietSummaries: 0, busy: 0 });
+    for (const inbox of inboxes) expect(await inbox.read()).toEqual([]);
+  });
+
+  it("fall back (2026-10-25): a 9-hour window, a crash after the claim, then one summary after the lease", async () => {
+    const group = {
+      name: "night-fall",
+      email: ["fall@example.com"],
+      quietHours: { from: "22:00", to: "06:00" },
+    };
+    const window = quietWindowAt(
+      { ...group.quietHours, holdBelow: "critical" },
+      ZONE,
+      berlin("2026-10-25", "02:30"),
+    );
+    expect(window && (window.endMs - window.startMs) / 3_600_000).toBe(9);
+    const endMs = window?.endMs ?? 0;
+    for (const serial of [11, 12, 13]) await heldItem(group.name, endMs, serial, endMs - serial * MINUTE);
+    const [inbox] = await Promise.all(group.email.map((address) => inboxOf("email", address)));
+    const clock = { nowMs: berlin("2026-10-25", "06:05") };
+    const deps = await runtime([group], clock);
+
+    // Claimed, then the run dies before the topic has the message.
+    const crashing: AlertPublisher = { publish: () => Promise.reject(new Error("crashed")) };
+    await expect(runNotices({ ...deps, publisher: crashing })).rejects.toThrow("1 notice task(s) failed");
+    clock.nowMs += MINUTE; // the crashed run's lease still holds
+    expect(await runNotices(deps)).toMatchObject({ quietSummaries: 0, busy: 1 });
+    expect(await inbox?.read()).toEqual([]);
+
+    clock.nowMs += 5 * MINUTE; // lease over: taken over, sent once
+    expect((await runNotices(deps)).quietSummaries).toBe(1);
+    const messages = (await inbox?.read(1)) ?? [];
+    expect(messages).toHaveLength(1);
+    expect(emailOf(messages[0])).toContain("(Europe/Berlin, 9 hours)");
+    for (const serial of [11, 12, 13])
+      expect(messages[0]?.bodies?.default).toContain(`fleet-a:${serial}:overspeed`);
+    expect((await runNotices(deps)).quietSummaries).toBe(0);
+    expect(await inbox?.read()).toEqual([]);
+  });
+});
+
+/** An alert routed to `group` at `atMs`, and its record. */
+async function routedAlert(
+  group: string,
+  atMs: number,
+  serial: number,
+  extra: { vehicle?: string; ruleId?: string; severity?: string; record?: Record<string, unknown> } = {},
+) {
+  const ruleId = extra.ruleId ?? "overspeed";
+  const alertId = `fleet-b:${serial}:${ruleId}`;
+  const facts = {
+    alertId,
+    account: "fleet-b",
+    serialno: String(serial),
+    ruleId,
+    severity: extra.severity ?? "warning",
+    deviceid: `dev-${serial % 3}`,
+    eventtime: new Date(atMs - MINUTE).toISOString(),
+  };
+  await put({
+    pk: keys.group(group),
+    sk: keys.routed(new Date(atMs).toISOString(), alertId),
+    ...facts,
+    ...(extra.vehicle && { vehicle: extra.vehicle }),
+    held: false,
+  });
+  await put({
+    pk: keys.account("fleet-b"),
+    sk: keys.alert(BigInt(serial), ruleId),
+    ...facts,
+    appdevid: 1,
+    status: "published",
+    createdAt: new Date(atMs).toISOString(),
+    ...extra.record,
+  });
+}
+
+describe("daily digests", () => {
+  it("2026-03-29 at 07:30 covers the 23 hours before, and two runs at once send it once", async () => {
+    const group = { name: "depot-spring", email: ["digest@example.com"], digest: { at: "07:30" } };
+    const fromMs = berlin("2026-03-28", "07:30");
+    const toMs = berlin("2026-03-29", "07:30");
+    expect((toMs - fromMs) / 3_600_000).toBe(23);
+    await routedAlert(group.name, fromMs - 1, 100); // the day before
+    await routedAlert(group.name, fromMs, 101, { vehicle: "Van 1", record: { evidenceStatus: "stored" } });
+    await routedAlert(group.name, fromMs + 3_600_000, 102, {
+      vehicle: "Van 1",
+      record: { evidenceStatus: "unavailable", acknowledgement: { by: "ops", atMs: fromMs } },
+    });
+    await routedAlert(group.name, toMs - 1, 103, {
+      vehicle: "Van 2",
+      ruleId: "harsh-brake",
+      severity: "critical",
+    });
+    await routedAlert(group.name, toMs, 104); // the next day's
+    const inbox = await inboxOf("email", group.email[0] as string);
+    const clock = { nowMs: toMs + 3 * MINUTE };
+    const deps = await runtime([group], clock);
+
+    const runs = await Promise.all([runNotices(deps), runNotices(deps)]);
+    expect(runs.map((run) => run.digests).sort()).toEqual([0, 1]);
+    const [message, ...rest] = await inbox.read(1);
+    expect(rest).toEqual([]);
+    const email = emailOf(message);
+    expect(email).toContain(
+      "2026-03-28 07:30 to 2026-03-29 07:30 (Europe/Berlin, 23 hours: the clocks changed)",
+    );
+    expect(email).toContain("3 alerts.");
+    expect(email).toContain("  overspeed (warning): 2\n  harsh-brake (critical): 1");
+    expect(email).toContain("  Van 1: 2\n  Van 2: 1");
+    expect(email).toContain("Evidence: 1 stored, 1 unavailable, 0 pending, 0 failed, 1 without evidence.");
+    expect(email).toContain("Not acknowledged (2):");
+    expect(email.match(new RegExp(`^  ${BASE_URL}/i/[A-Za-z0-9_-]{22}$`, "gm"))).toHaveLength(2);
+    expect(JSON.parse(message?.bodies?.default ?? "{}")).toMatchObject({
+      kind: "digest",
+      date: "2026-03-29",
+      total: 3,
+      notAcknowledged: ["fleet-b:101:overspeed", "fleet-b:103:harsh-brake"],
+    });
+    clock.nowMs += 30 * MINUTE;
+    expect((await runNotices(deps)).digests).toBe(0);
+    expect(await inbox.read()).toEqual([]);
+  });
+
+  it("2026-10-25 at 07:30 covers 25 hours; a day without alerts still gets its digest", async () => {
+    const group = { name: "depot-fall", email: ["fall-digest@example.com"], digest: { at: "07:30" } };
+    const fromMs = berlin("2026-10-24", "07:30");
+    const toMs = berlin("2026-10-25", "07:30");
+    expect((toMs - fromMs) / 3_600_000).toBe(25);
+    const inbox = await inboxOf("email", group.email[0] as string);
+    const clock = { nowMs: toMs + 4 * MINUTE };
+    const deps = await runtime([group], clock);
+    expect((await runNotices(deps)).digests).toBe(1);
+    const [message] = await inbox.read(1);
+    expect(emailOf(message)).toContain("(Europe/Berlin, 25 hours: the clocks changed)");
+    expect(emailOf(message)).toContain("No alerts in this period.");
+    await routedAlert(group.name, fromMs, 200); // too late for a digest already sent
+    expect((await runNotices(deps)).digests).toBe(0);
+    expect(await inbox.read()).toEqual([]);
+  });
+});
+
+describe("SMS summaries", () => {
+  it("one SMS per recipient and capped hour, in the recipient's local time, once", async () => {
+    const number = "+4915100000001";
+    const group = { name: "sms-group", email: ["sms-group@example.com"], sms: [number] };
+    const rid = recipientId("sms", number);
+    const hourMs = Date.parse("2026-03-29T11:00:00Z");
+    const ids = (from: number, n: number) =>
+      new Set(Array.from({ length: n }, (_, i) => `fleet-c:${from + i}:x`));
+    await put({
+      pk: keys.recipient(rid),
+      sk: keys.smsHour(utcHourIso(hourMs)),
+      texted: ids(0, 10),
+      capped: ids(10, 7),
+    });
+    await put({
+      pk: keys.recipient(rid),
+      sk: keys.smsHour(utcHourIso(hourMs - 3_600_000)),
+      texted: ids(20, 2),
+    });
+    const inbox = await inboxOf("sms", number);
+    const clock = { nowMs: hourMs + 3_600_000 + MINUTE }; // ended, still settling
+    const deps = await runtime([group], clock);
+    expect((await runNotices(deps)).smsSummaries).toBe(0);
+
+    clock.nowMs += 2 * MINUTE;
+    const runs = await Promise.all([runNotices(deps), runNotices(deps)]);
+    expect(runs.map((run) => run.smsSummaries).sort()).toEqual([0, 1]);
+    const [message, ...rest] = await inbox.read(1);
+    expect(rest).toEqual([]);
+    expect(message?.attributes).toMatchObject({ kind: { value: "sms-summary" }, to: { value: rid } });
+    const sms = message?.bodies?.sms ?? "";
+    expect(sms).toBe(
+      "fleet-alerts: 7 more alerts 13:00-14:00 not texted (SMS limit per hour). See your email.",
+    );
+    expect(sms.length).toBeLessThanOrEqual(160);
+    clock.nowMs += 60 * MINUTE;
+    expect((await runNotices(deps)).smsSummaries).toBe(0);
+    expect(await inbox.read()).toEqual([]);
+  });
+});
+
+describe("the handler", () => {
+  it("builds core's run from its environment and reports counts only", async () => {
+    const group = { name: "handler-group", email: ["handler@example.com"], digest: { at: "08:00" } };
+    const inbox = await inboxOf("email", group.email[0] as string);
+    const lines: Record<string, unknown>[] = [];
+    const log = (_: string, attributes: Record<string, unknown>) => lines.push(attributes);
+    const handler = createNoticesHandler(await envOf([group]), {
+      now: () => berlin("2026-06-01", "08:05"),
+      logger: { info: log, warn: log, error: log },
+    });
+    expect(await handler({}, {})).toEqual({ quietSummaries: 0, digests: 1, smsSummaries: 0, busy: 0 });
+    expect(lines).toEqual([{ quietSummaries: 0, digests: 1, smsSummaries: 0, busy: 0 }]);
+    expect(emailOf((await inbox.read(1))[0])).toContain(
+      "2026-05-31 08:00 to 2026-06-01 08:00 (Europe/Berlin, 24 hours)",
+    );
+  });
+});
