@@ -1,4 +1,5 @@
 export * from "./env.js";
 export * from "./fields.js";
+export * from "./json-file.js";
 export * from "./poller-config.js";
 export * from "./time-zone.js";
