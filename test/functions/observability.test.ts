@@ -58,6 +58,8 @@ describe("observations in Lambda", () => {
       },
       sms: "CRITICAL GSensor - F-LY 6711 (Elif Weber) 22 Nov 05:45 UTC, at 47.5061,8.5076",
       link: "https://alerts.example.com/i/AAAAAAAAAAAAAAAAAAAAAA",
+      groups: ["everyone"],
+      held: [],
     };
     logObserver(logger).observe(observationSchema.parse(published));
     expect(lines).toEqual([

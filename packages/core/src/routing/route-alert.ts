@@ -29,13 +29,18 @@ export interface RouterPorts {
   smsCaps: SmsCapStore;
 }
 
+/** The routing step as delivery sees it (Router; a fake in decision tests). */
+export interface AlertRouter {
+  route(alert: RoutableAlert, atMs: number): Promise<Route>;
+}
+
 /**
  * Decides where an alert goes (route.ts): the groups whose selectors match, which of them hold it
  * for their quiet hours, the recipients (ids) and webhook targets of the others, SMS past a cap.
  * Writes the items the notices function reads (held, routed, SMS hour) before answering, so that
  * by the time the alert is marked published its summaries and digest entries exist.
  */
-export class Router {
+export class Router implements AlertRouter {
   constructor(
     private readonly groupsFile: GroupsFile,
     /** FLEET_TIME_ZONE: the quiet hours of a group without a time zone of its own. */
