@@ -1,4 +1,5 @@
 import type { AlertPublisher, AlertRecords } from "../alerts/ports.js";
+import { UNROUTED_RECIPIENT } from "../routing/route.js";
 import { SQS_MAX_DELAY_SECONDS } from "../aws-limits.js";
 import { formatPlaybackTimestamp } from "../devicecloud/playback.js";
 import type { DeviceCloud } from "../devicecloud/ports.js";
@@ -241,7 +242,14 @@ async function announceOnce(
   message: ReturnType<typeof evidenceAnnouncement>,
 ) {
   if (!(await deps.alerts.claimEvidenceAnnouncement(alertOf(job), deps.now()))) return;
-  const [outcome] = await deps.publisher.publish([{ alertId: `${job.alertId}:evidence`, message }]);
+  // To the people the alert itself reached by email, one message each (routing/route.ts); an alert
+  // routed before routing existed went to every subscriber, now the ops' `unrouted` recipient.
+  const key = alertOf(job);
+  const record = await deps.alerts.get(key.account, key.serialno, key.ruleId);
+  const to = record?.route?.email ?? [UNROUTED_RECIPIENT];
+  // Held by every group that selects it: their quiet-hour summary tells of it, not a notice now.
+  if (to.length === 0) return;
+  const [outcome] = await deps.publisher.publish([{ alertId: `${job.alertId}:evidence`, message, to }]);
   if (!outcome?.ok)
     throw new Error(
       `evidence announcement not published: ${outcome && !outcome.ok ? outcome.reason : "no outcome"}`,

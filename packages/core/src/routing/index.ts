@@ -8,3 +8,4 @@ export * from "./recipients.js";
 export * from "./route.js";
 export * from "./route-alert.js";
 export * from "./validate.js";
+export * from "./subscriptions.js";
