@@ -9,6 +9,7 @@ import { suppressNagFindings } from "./nag.js";
 import { buildObservability } from "./observability.js";
 import { buildPolling } from "./polling.js";
 import { buildQueues } from "./queues.js";
+import { stageRouting } from "./routing.js";
 import { loadStageConfig } from "./stage-config.js";
 import { buildStorage } from "./storage.js";
 
@@ -26,9 +27,16 @@ export async function Pipeline({ stack, app }: StackContext) {
   const config = loadStageConfig(stack.stage);
   // An invalid rules file fails the synth here, before it is bundled.
   if (config.rulesFile) await loadRulesFile(config.rulesFile);
+  // And an invalid groups file, or one that leaves a critical rule unheard: the accounts' rules
+  // (one account today, named as the functions name it; the accounts list replaces it).
+  const groups = await stageRouting(
+    config.groupsFile,
+    [{ id: "main", rulesFile: config.rulesFile }],
+    config.opsEmails,
+  );
 
   const storage = buildStorage(stack, config);
-  const alerting = buildAlerting(stack, config);
+  const alerting = buildAlerting(stack, config, groups);
   const queues = buildQueues(stack);
   const incidentApi = buildIncidentApi(stack, config);
   const base = buildFunctionBase(stack, config, storage, alerting, queues, incidentApi.publicBaseUrl);

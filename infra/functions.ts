@@ -41,7 +41,7 @@ export interface FunctionBase {
   common: FunctionProps & { environment: Record<string, string> };
   /** The common environment plus source-mapped stack traces. */
   sourceMapped: Record<string, string>;
-  /** Copies the stage's rules file into the bundle as rules.json (nothing without one). */
+  /** Copies the stage's rules and groups files into the bundle as rules.json and groups.json. */
   rulesCopy: Pick<FunctionProps, "copyFiles">;
 }
 
@@ -75,6 +75,7 @@ export function buildFunctionBase(
       // No DEVICE_CLOUD_ACCOUNTS: the handlers make account "main" from the bound secrets at start,
       // with these settings.
       ...(config.rulesFile && { RULES_FILE: "rules.json" }),
+      ...(config.groupsFile && { GROUPS_FILE: "groups.json" }),
       GPS_SPEED_UNIT: config.gpsSpeedUnit,
       GPS_LOOKUP_BUDGET_MS: String(config.gpsLookupBudgetMs),
       FLEET_TIME_ZONE: config.fleetTimeZone,
@@ -87,7 +88,7 @@ export function buildFunctionBase(
     // Stack traces in the logs point at the TypeScript sources, through the bundled source maps. Not
     // in the evidence function: parsing the map cost it 25 MiB of its peak memory (npm run bench).
     sourceMapped: { ...common.environment, NODE_OPTIONS: "--enable-source-maps" },
-    rulesCopy: config.rulesFile ? { copyFiles: [{ from: config.rulesFile, to: "rules.json" }] } : {},
+    rulesCopy: configCopy(config),
   };
 }
 
@@ -108,4 +109,13 @@ export function allow(
   conditions?: Record<string, Record<string, string[]>>,
 ) {
   fn.addToRolePolicy(new iam.PolicyStatement({ actions, resources, ...(conditions && { conditions }) }));
+}
+
+/** The stage's rules and groups files, as the functions find them beside their code. */
+function configCopy(config: StageConfig): Pick<FunctionProps, "copyFiles"> {
+  const copyFiles = [
+    ...(config.rulesFile ? [{ from: config.rulesFile, to: "rules.json" }] : []),
+    ...(config.groupsFile ? [{ from: config.groupsFile, to: "groups.json" }] : []),
+  ];
+  return copyFiles.length > 0 ? { copyFiles } : {};
 }

@@ -21,6 +21,7 @@ import {
   DynamoRoutingItemStore,
   DynamoSmsCapStore,
   loadGroupsFile,
+  NO_GROUPS,
   Router,
   validateRouting,
 } from "@fleet-alerts/core/routing";
@@ -125,8 +126,8 @@ export async function buildRuntime(
       rules: account.rulesFile ? await loadRulesFile(account.rulesFile) : DEFAULT_RULES,
     })),
   );
-  const groupsFile = await loadGroupsFile(config.GROUPS_FILE);
-  validateRouting(groupsFile, accounts, { source: config.GROUPS_FILE });
+  const groupsFile = config.GROUPS_FILE ? await loadGroupsFile(config.GROUPS_FILE) : NO_GROUPS;
+  if (config.GROUPS_FILE) validateRouting(groupsFile, accounts, { source: config.GROUPS_FILE });
   const router = new Router(groupsFile, config.FLEET_TIME_ZONE, {
     items: new DynamoRoutingItemStore(table),
     smsCaps: new DynamoSmsCapStore(table, groupsFile.smsCaps),

@@ -1,10 +1,10 @@
 import type { AlertPublisher, AlertRecords } from "../alerts/ports.js";
-import { UNROUTED_RECIPIENT } from "../routing/route.js";
 import { SQS_MAX_DELAY_SECONDS } from "../aws-limits.js";
 import { formatPlaybackTimestamp } from "../devicecloud/playback.js";
 import type { DeviceCloud } from "../devicecloud/ports.js";
 import type { Observer } from "../observer.js";
 import type { JobQueue } from "../queue/ports.js";
+import { UNROUTED_RECIPIENT } from "../routing/route.js";
 import { evidenceAnnouncement } from "./announcement.js";
 import { BAG_FILES } from "./bag/bag-layout.js";
 import { type SettledSet, writeClaimPack } from "./claim-pack.js";

@@ -7,5 +7,5 @@ export * from "./quiet-window.js";
 export * from "./recipients.js";
 export * from "./route.js";
 export * from "./route-alert.js";
-export * from "./validate.js";
 export * from "./subscriptions.js";
+export * from "./validate.js";
