@@ -405,6 +405,7 @@ describe("alarms and dashboard", () => {
       "EvidenceFailures",
       "PollerErrors",
       "RejectedEvents",
+      "SmsSpend",
     ]);
     for (const [, alarm] of alarms)
       expect(alarm.Properties.AlarmActions).toEqual([{ Ref: logicalId("AWS::SNS::Topic", /^OpsTopic/) }]);
