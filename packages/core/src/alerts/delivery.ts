@@ -145,7 +145,7 @@ function routeOf(record: AlertRecord, deps: DeliveryDependencies): Promise<Route
 }
 
 /** What the groups' selectors read: the record's keys and the vehicle id of its published body. */
-export function routableOf(record: AlertRecord): RoutableAlert {
+function routableOf(record: AlertRecord): RoutableAlert {
   const vehicleid = publishedBody(record)?.vehicleid;
   return {
     alertId: record.alertId,
