@@ -1,5 +1,4 @@
 import type { StackContext } from "sst/constructs";
-import { loadGroupsFile } from "../packages/core/src/notices/groups-file.js";
 import { loadRulesFile } from "../packages/core/src/rules/load.js";
 import { buildAlerting } from "./alerting.js";
 import { buildEscalation } from "./escalation.js";
@@ -11,6 +10,7 @@ import { buildNotices } from "./notices.js";
 import { buildObservability } from "./observability.js";
 import { buildPolling } from "./polling.js";
 import { buildQueues } from "./queues.js";
+import { stageRouting } from "./routing.js";
 import { loadStageConfig } from "./stage-config.js";
 import { buildStorage } from "./storage.js";
 
@@ -28,10 +28,11 @@ export async function Pipeline({ stack, app }: StackContext) {
   const config = loadStageConfig(stack.stage);
   // An invalid rules file fails the synth here, before it is bundled.
   for (const { rulesFile } of config.accounts) if (rulesFile) await loadRulesFile(rulesFile);
-  if (config.groupsFile) await loadGroupsFile(config.groupsFile);
+  // And an invalid groups file, or one that leaves a critical rule of an account unheard.
+  const groups = await stageRouting(config.groupsFile, config.accounts, config.opsEmails);
 
   const storage = buildStorage(stack, config);
-  const alerting = buildAlerting(stack, config);
+  const alerting = buildAlerting(stack, config, groups);
   const queues = buildQueues(stack);
   const incidentApi = buildIncidentApi(stack, config);
   const base = buildFunctionBase(config, storage, alerting, queues, incidentApi.publicBaseUrl);

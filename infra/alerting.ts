@@ -4,6 +4,11 @@ import * as kms from "aws-cdk-lib/aws-kms";
 import * as sns from "aws-cdk-lib/aws-sns";
 import * as subscriptions from "aws-cdk-lib/aws-sns-subscriptions";
 import type { Function as SstFunction } from "sst/constructs";
+import {
+  type GroupsFile,
+  recipientSubscriptions,
+  UNROUTED_FILTER_POLICY,
+} from "../packages/core/src/routing/index.js";
 import { allow } from "./functions.js";
 import type { StageConfig } from "./stage-config.js";
 import { removalPolicy } from "./storage.js";
@@ -16,8 +21,8 @@ export interface Alerting {
   opsTopic: sns.Topic;
 }
 
-/** The topics, their key and the stage's subscriptions. */
-export function buildAlerting(stack: Stack, config: StageConfig): Alerting {
+/** The topics, their key and the stage's subscriptions: the groups' recipients, and ops. */
+export function buildAlerting(stack: Stack, config: StageConfig, groups: GroupsFile | undefined): Alerting {
   const topicKey = new kms.Key(stack, "TopicKey", {
     description: "Encrypts the alerts and ops topics",
     enableKeyRotation: true,
@@ -27,20 +32,26 @@ export function buildAlerting(stack: Stack, config: StageConfig): Alerting {
   topicKey.grant(new iam.ServicePrincipal("cloudwatch.amazonaws.com"), "kms:Decrypt", "kms:GenerateDataKey");
   const alertsTopic = new sns.Topic(stack, "AlertsTopic", { masterKey: topicKey, enforceSSL: true });
   const opsTopic = new sns.Topic(stack, "OpsTopic", { masterKey: topicKey, enforceSSL: true });
-  for (const email of config.alertEmails) {
-    // Email for alerts and for "evidence ready" notices alike.
-    alertsTopic.addSubscription(new subscriptions.EmailSubscription(email));
-  }
-  for (const number of config.smsNumbers) {
+  // One subscription per distinct address or number, filtered on its recipient id: the poller
+  // publishes one message per recipient (docs/ARCHITECTURE.md, Routing). Email gets alerts and
+  // "evidence ready" notices; SMS whatever is addressed to it (alerts, the hour's cap summary).
+  for (const recipient of groups ? recipientSubscriptions(groups) : []) {
+    const filterPolicy = {
+      to: sns.SubscriptionFilter.stringFilter({ allowlist: recipient.filterPolicy.to }),
+    };
     alertsTopic.addSubscription(
-      new subscriptions.SmsSubscription(number, {
-        filterPolicy: {
-          kind: sns.SubscriptionFilter.stringFilter({ allowlist: ["alert"] }),
-          severity: sns.SubscriptionFilter.stringFilter({ allowlist: config.smsSeverities }),
-        },
-      }),
+      recipient.protocol === "email"
+        ? new subscriptions.EmailSubscription(recipient.endpoint, { filterPolicy })
+        : new subscriptions.SmsSubscription(recipient.endpoint, { filterPolicy }),
     );
   }
+  // What no group selects is never lost: the ops team hears of it.
+  for (const email of config.opsEmails)
+    alertsTopic.addSubscription(
+      new subscriptions.EmailSubscription(email, {
+        filterPolicy: { to: sns.SubscriptionFilter.stringFilter({ allowlist: UNROUTED_FILTER_POLICY.to }) },
+      }),
+    );
   for (const email of config.opsEmails) opsTopic.addSubscription(new subscriptions.EmailSubscription(email));
   return { topicKey, alertsTopic, opsTopic };
 }

@@ -95,6 +95,7 @@ export function buildFunctionBase(
       // Every message about an alert carries a link to its incident page, made to expire.
       PUBLIC_BASE_URL: publicBaseUrl,
       SHARE_LINK_HOURS: String(config.shareLinkHours),
+      ...(config.groupsFile && { GROUPS_FILE: "groups.json" }),
       FLEET_TIME_ZONE: config.fleetTimeZone,
       POWERTOOLS_SERVICE_NAME: "fleet-alerts",
       FLEET_ALERTS_VERSION: packageVersion(),
@@ -113,6 +114,7 @@ export function buildFunctionBase(
         ...config.accounts.flatMap((account) =>
           account.rulesFile ? [{ from: account.rulesFile, to: rulesFileOf(account.id) }] : [],
         ),
+        ...(config.groupsFile ? [{ from: config.groupsFile, to: "groups.json" }] : []),
       ],
     },
   };

@@ -60,6 +60,19 @@ export function buildObservability(
       treatMissingData: cloudwatch.TreatMissingData.BREACHING,
       alarmDescription: `Account ${id}: the oldest unread event is older than the lag threshold.`,
     });
+  // A device gone wrong is capped per hour (routing SMS caps); this catches what caps cannot.
+  alarm("SmsSpend", {
+    metric: new cloudwatch.Metric({
+      namespace: "AWS/SNS",
+      metricName: "SMSMonthToDateSpentUSD",
+      statistic: "Maximum",
+      period: Duration.hours(1),
+    }),
+    threshold: config.smsMonthlyBudgetUsd,
+    evaluationPeriods: 1,
+    comparisonOperator: above,
+    alarmDescription: "This month's SMS spend reached the stage's smsMonthlyBudgetUsd.",
+  });
   alarm("EvidenceDlqNotEmpty", {
     metric: queues.evidenceDlq.metricApproximateNumberOfMessagesVisible(),
     threshold: 1,

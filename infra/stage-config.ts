@@ -18,7 +18,6 @@ import {
 } from "../packages/core/src/config/fields.js";
 import { accountSettingsListSchema } from "../packages/core/src/config/poller-config.js";
 import { timeZoneSchema } from "../packages/core/src/config/time-zone.js";
-import { severitySchema } from "../packages/core/src/rules/schema.js";
 
 const e164 = z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an E.164 number like +4915112345678");
 
@@ -51,13 +50,15 @@ export const stageConfigSchema = z
   .strictObject({
     /** Production stages keep their table and bucket when the stage is removed. */
     production: z.boolean().default(false),
-    alertEmails: z.array(z.email()).default([]),
-    /** E.164 phone numbers for SMS alerts. */
-    smsNumbers: z.array(e164).default([]),
-    /** SMS only for these severities (SMS costs money and wakes people). */
-    smsSeverities: z.array(severitySchema).min(1).default(["critical"]),
-    /** Alarms go here. */
+    /**
+     * Who hears of which alerts (config/groups.example.json), bundled as groups.json and checked at
+     * synth with the rules. Absent: every alert goes to `opsEmails`.
+     */
+    groupsFile: z.string().optional(),
+    /** Alarms go here, and every alert no group selects. */
     opsEmails: z.array(z.email()).default([]),
+    /** The SMS spend alarm fires when the month's SMS cost reaches this (USD). */
+    smsMonthlyBudgetUsd: z.number().positive().max(100_000).default(50),
     scheduleMinutes: z.number().int().min(1).max(60).default(1),
     /** POLL_EVERY_SECONDS of the poller. */
     pollEverySeconds: pollEverySecondsSchema.optional(),
@@ -74,8 +75,6 @@ export const stageConfigSchema = z
     accounts: accountSettingsListSchema.default([
       { id: "fleet", gpsSpeedUnit: "km/h", gpsLookupBudgetMs: DEFAULT_GPS_LOOKUP_BUDGET_MS },
     ]),
-    /** The recipient groups file (packages/core/src/routing/groups-schema.ts); none: no notices function. */
-    groupsFile: z.string().optional(),
     /** Object Lock default retention (compliance mode) of the evidence bucket. */
     evidenceRetentionDays: z.number().int().min(1).max(36_500).default(1),
     /** Evidence moves to Glacier Instant Retrieval after this many days. */

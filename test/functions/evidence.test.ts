@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { HeadObjectCommand } from "@aws-sdk/client-s3";
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ignoreObservations } from "@fleet-alerts/core";
 import { SnsAlertPublisher } from "@fleet-alerts/core/alerts";
 import { DeviceCloudClient, hashPassword } from "@fleet-alerts/core/devicecloud";
@@ -14,6 +15,7 @@ import {
   trackGeoJsonSchema,
 } from "@fleet-alerts/core/evidence";
 import { SqsSender } from "@fleet-alerts/core/queue";
+import { keys } from "@fleet-alerts/core/store";
 import type { FaultKind } from "@fleet-alerts/simulator";
 import { check } from "@placemarkio/check-geojson";
 import type { Context, SQSEvent } from "aws-lambda";
@@ -216,6 +218,32 @@ describe("evidence through the SQS handler", () => {
     expect(simulator.control.playbacks.length - before).toBeLessThanOrEqual(2);
     const messages = await emulators.readInbox({ atLeast: 1, waitMs: 1_000 });
     expect(messages.filter((message) => message.attributes.alert_id?.value === job.alertId)).toHaveLength(1);
+  });
+
+  it("sends the evidence-ready notice to the alert's email recipients, one message each", async () => {
+    const { job, serialno } = await jobFor({ minutesAgo: 65, before: 30, after: 30, channels: [1] });
+    const route = {
+      groups: ["depot"],
+      held: [],
+      email: ["e-00000000000000a1", "e-00000000000000a2"],
+      sms: ["s-00000000000000b1"],
+      smsCapped: [],
+      targets: [],
+    };
+    await emulators.clients.documents.send(
+      new UpdateCommand({
+        TableName: emulators.tableName,
+        Key: { pk: keys.account("main"), sk: keys.alert(serialno, "shock") },
+        UpdateExpression: "SET #route = :route",
+        ExpressionAttributeNames: { "#route": "route" },
+        ExpressionAttributeValues: { ":route": route },
+      }),
+    );
+    expect(await deliver([job])).toEqual([]);
+    const notices = (await emulators.readInbox({ atLeast: 2, waitMs: 2_000 })).filter(
+      (message) => message.attributes.alert_id?.value === job.alertId,
+    );
+    expect(notices.map((message) => message.attributes.to?.value).sort()).toEqual(route.email);
   });
 
   it("splits a 45-minute window into a 30- and a 15-minute request, two clips per channel", async () => {

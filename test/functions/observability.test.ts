@@ -58,10 +58,17 @@ describe("observations in Lambda", () => {
       },
       sms: "CRITICAL GSensor - F-LY 6711 (Elif Weber) 22 Nov 05:45 UTC, at 47.5061,8.5076",
       link: "https://alerts.example.com/i/AAAAAAAAAAAAAAAAAAAAAA",
+      groups: ["everyone"],
+      held: [],
     };
     logObserver(logger).observe(observationSchema.parse(published));
     expect(lines).toEqual([
-      { level: "info", message: "alert-published", attributes: { ...ids, severity: "critical" } },
+      {
+        level: "info",
+        message: "alert-published",
+        // Group names are configuration, not personal data: where the alert went is logged.
+        attributes: { ...ids, severity: "critical", groups: ["everyone"], held: [] },
+      },
     ]);
     const text = JSON.stringify(lines);
     for (const personal of ["Elif", "47.5061", "F-LY", "/i/"]) expect(text).not.toContain(personal);

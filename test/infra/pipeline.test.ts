@@ -5,6 +5,7 @@ import { Match, Template } from "aws-cdk-lib/assertions";
 import { AwsSolutionsChecks } from "cdk-nag";
 import { beforeAll, describe, expect, it } from "vitest";
 import { synthesize } from "../../infra/synth.js";
+import { recipientId } from "../../packages/core/src/routing/recipients.js";
 
 // The "example" stage (infra/stages/example.json) sets every option, subscriptions included.
 let template: Template;
@@ -81,20 +82,50 @@ describe("data and messaging", () => {
     }
   });
 
-  it("subscribes email to every alert and SMS to critical alerts only", () => {
-    template.hasResourceProperties("AWS::SNS::Subscription", {
-      Protocol: "email",
-      Endpoint: "fleet-manager@example.com",
-    });
-    template.hasResourceProperties("AWS::SNS::Subscription", {
-      Protocol: "sms",
-      Endpoint: "+4915112345678",
-      FilterPolicy: { kind: ["alert"], severity: ["critical"] },
-    });
+  it("subscribes each recipient of the groups once, filtered on its id, and ops to what no group selects", () => {
+    const topic = JSON.stringify({ Ref: logicalId("AWS::SNS::Topic", /^AlertsTopic/) });
+    const onAlerts = ofType("AWS::SNS::Subscription")
+      .map(([, subscription]) => subscription.Properties)
+      .filter((subscription) => JSON.stringify(subscription.TopicArn) === topic);
+    const endpoints = onAlerts.map(({ Endpoint }) => Endpoint);
+    // config/groups.example.json: fleet-manager@ is in two groups, and is one subscription.
+    expect(endpoints.filter((endpoint) => endpoint === "fleet-manager@example.com")).toHaveLength(1);
+    expect(onAlerts).toContainEqual(
+      expect.objectContaining({
+        Protocol: "email",
+        Endpoint: "fleet-manager@example.com",
+        FilterPolicy: { to: [recipientId("email", "fleet-manager@example.com")] },
+      }),
+    );
+    expect(onAlerts).toContainEqual(
+      expect.objectContaining({
+        Protocol: "sms",
+        Endpoint: "+4915112345678",
+        FilterPolicy: { to: [recipientId("sms", "+4915112345678")] },
+      }),
+    );
+    expect(onAlerts).toContainEqual(
+      expect.objectContaining({
+        Protocol: "email",
+        Endpoint: "ops@example.com",
+        FilterPolicy: { to: ["unrouted"] },
+      }),
+    );
+    // Nothing on the alerts topic unfiltered: each message is for one recipient.
+    for (const subscription of onAlerts) expect(subscription.FilterPolicy).toBeDefined();
     template.hasResourceProperties("AWS::SNS::Subscription", {
       Protocol: "email",
       Endpoint: "ops@example.com",
       TopicArn: { Ref: logicalId("AWS::SNS::Topic", /^OpsTopic/) },
+    });
+  });
+
+  it("alarms on the month's SMS spend at the stage's budget", () => {
+    template.hasResourceProperties("AWS::CloudWatch::Alarm", {
+      Namespace: "AWS/SNS",
+      MetricName: "SMSMonthToDateSpentUSD",
+      Threshold: 100,
+      AlarmActions: [{ Ref: logicalId("AWS::SNS::Topic", /^OpsTopic/) }],
     });
   });
 
@@ -200,6 +231,7 @@ describe("functions", () => {
         POLL_EVERY_SECONDS: "10",
         FLEET_TIME_ZONE: "Europe/Berlin",
         DEVICE_CLOUD_ACCOUNTS_FILE: "accounts.json",
+        GROUPS_FILE: "groups.json",
       },
     });
     template.hasResourceProperties("AWS::Lambda::EventInvokeConfig", {
@@ -424,6 +456,7 @@ describe("alarms and dashboard", () => {
       "EvidenceFailures",
       "PollerErrors",
       "RejectedEvents",
+      "SmsSpend",
     ]);
     for (const [, alarm] of alarms)
       expect(alarm.Properties.AlarmActions).toEqual([{ Ref: logicalId("AWS::SNS::Topic", /^OpsTopic/) }]);

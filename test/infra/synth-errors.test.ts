@@ -32,10 +32,10 @@ describe("npm run synth refuses what cannot run", () => {
   });
 
   it("fails on an invalid stage configuration, naming the field", async () => {
-    await stageFile("badstage", { smsNumbers: ["0151 123"], scheduleMinutes: 0 });
+    await stageFile("badstage", { escalation: { levels: [{ sms: ["0151 123"] }] }, scheduleMinutes: 0 });
     const { code, output } = await synth("badstage");
     expect(code).not.toBe(0);
-    expect(output).toMatch(/smsNumbers\.0: must be an E\.164 number/);
+    expect(output).toMatch(/escalation\.levels\.0\.sms\.0: must be an E\.164 number/);
     expect(output).toMatch(/scheduleMinutes/);
   });
 });

@@ -65,6 +65,8 @@ const lines: LocalLine[] = [
       confirmedOfflineMinutes: null,
     },
     sms: "CRITICAL GSensor - TR-AE 6733",
+    groups: ["everyone"],
+    held: [],
   },
   { type: "alert-suppressed", ...ids, rule: "gsensor", serialno: "1003", suppressedSoFar: 1 },
   { type: "offline-confirmed", ...alertIds("1001") },

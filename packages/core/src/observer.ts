@@ -37,6 +37,10 @@ export const observationSchema = z.discriminatedUnion("type", [
     sms: z.string(),
     /** The incident page's URL (it holds the token): never logged in Lambda either. */
     link: z.string().optional(),
+    /** The recipient groups it went to now (routing/route.ts). */
+    groups: z.array(z.string()),
+    /** The groups that hold it for their quiet hours. */
+    held: z.array(z.string()),
   }),
   z.object({ type: z.literal("alert-failed"), ...alertIds, reason: z.string() }),
   z.object({ type: z.literal("alert-suppressed"), ...eventIds, suppressedSoFar: z.number() }),

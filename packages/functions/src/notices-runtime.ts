@@ -1,12 +1,8 @@
 import { SNSClient } from "@aws-sdk/client-sns";
 import { AlertLinks, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
 import { noticesEnvSchema, parseEnv } from "@fleet-alerts/core/config";
-import {
-  alertLinkOf,
-  loadGroupsFile,
-  NoticeClaims,
-  type NoticesDependencies,
-} from "@fleet-alerts/core/notices";
+import { alertLinkOf, NoticeClaims, type NoticesDependencies } from "@fleet-alerts/core/notices";
+import { loadGroupsFile } from "@fleet-alerts/core/routing";
 import { ShareStore } from "@fleet-alerts/core/share";
 import { awsClientConfig, type RuntimeOverrides, tableRef } from "./runtime.js";
 

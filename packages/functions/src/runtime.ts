@@ -17,6 +17,14 @@ import type { EvidenceDependencies } from "@fleet-alerts/core/evidence";
 import { OfflineCheckStore } from "@fleet-alerts/core/offline";
 import { type AccountPoller, RejectedEventStore, RuleStateStore } from "@fleet-alerts/core/poller";
 import { SqsSender } from "@fleet-alerts/core/queue";
+import {
+  DynamoRoutingItemStore,
+  DynamoSmsCapStore,
+  loadGroupsFile,
+  NO_GROUPS,
+  Router,
+  validateRouting,
+} from "@fleet-alerts/core/routing";
 import { DEFAULT_RULES, loadRulesFile } from "@fleet-alerts/core/rules";
 import { ShareStore } from "@fleet-alerts/core/share";
 import type { TableRef } from "@fleet-alerts/core/store";
@@ -98,6 +106,7 @@ export async function buildRuntime(
     ...(config.ESCALATION_QUEUE_URL && {
       escalationQueue: new SqsSender(sqs, config.ESCALATION_QUEUE_URL, undefined, overrides.timeScale),
     }),
+    ...(config.WEBHOOK_QUEUE_URL && { webhookQueue: new SqsSender(sqs, config.WEBHOOK_QUEUE_URL) }),
     logger: log,
     observer: overrides.observer ?? logObserver(log),
     now: overrides.now ?? Date.now,
@@ -111,17 +120,29 @@ export async function buildRuntime(
       }),
   };
   const clients = deviceCloudClients(config.DEVICE_CLOUD_ACCOUNTS, env, log);
-  const pollers = await Promise.all(
+  const accounts = await Promise.all(
     config.DEVICE_CLOUD_ACCOUNTS.map(async (account) => ({
+      id: account.id,
+      rules: account.rulesFile ? await loadRulesFile(account.rulesFile) : DEFAULT_RULES,
+    })),
+  );
+  const groupsFile = config.GROUPS_FILE ? await loadGroupsFile(config.GROUPS_FILE) : NO_GROUPS;
+  if (config.GROUPS_FILE) validateRouting(groupsFile, accounts, { source: config.GROUPS_FILE });
+  const router = new Router(groupsFile, config.FLEET_TIME_ZONE, {
+    items: new DynamoRoutingItemStore(table),
+    smsCaps: new DynamoSmsCapStore(table, groupsFile.smsCaps),
+  });
+  const pollers = await Promise.all(
+    config.DEVICE_CLOUD_ACCOUNTS.map(async (account, index) => ({
       settings: {
         account: account.id,
-        rules: account.rulesFile ? await loadRulesFile(account.rulesFile) : DEFAULT_RULES,
+        rules: (accounts[index] as (typeof accounts)[number]).rules,
         fleetTimeZone: config.FLEET_TIME_ZONE,
         gps: { speedUnit: account.gpsSpeedUnit, budgetMs: account.gpsLookupBudgetMs },
         ...(account.startSerialno !== undefined && { startSerialno: account.startSerialno }),
         ...(config.PUBLIC_BASE_URL && { linkBaseUrl: config.PUBLIC_BASE_URL }),
       },
-      deps: { ...shared, client: clients.get(account.id) as DeviceCloudClient },
+      deps: { ...shared, router, client: clients.get(account.id) as DeviceCloudClient },
     })),
   );
   return { config, pollers, observer: shared.observer };

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Observer, StructuredLogger } from "@fleet-alerts/core";
 import { createConfirmHandler } from "@fleet-alerts/functions/confirm";
 import { createEscalateHandler } from "@fleet-alerts/functions/escalate";
@@ -26,6 +27,8 @@ export interface LocalOptions {
   pollEverySeconds: number;
   evidenceDir: string;
   rulesFile?: string;
+  /** The groups file; config/groups.local.json (one group hearing of everything) when absent. */
+  groupsFile?: string;
   fleetTimeZone: string;
   /** How the simulator writes events' coordinates ("null" exercises the GPS-track fallback). */
   eventCoordinates?: EventCoordinates;
@@ -44,6 +47,8 @@ export interface LocalPipeline {
    */
   stop(): Promise<LocalTotals>;
 }
+
+const LOCAL_GROUPS_FILE = fileURLToPath(new URL("../../../config/groups.local.json", import.meta.url));
 
 /** Starts the pipeline; every line it reports goes to `show`, with the totals so far. */
 export async function startLocalPipeline(
@@ -79,6 +84,7 @@ export async function startLocalPipeline(
       },
     ]),
     DEVICE_CLOUD_PASSWORD: cloud.password,
+    GROUPS_FILE: options.groupsFile ?? LOCAL_GROUPS_FILE,
     FLEET_TIME_ZONE: options.fleetTimeZone,
     EVIDENCE_GIVE_UP_HOURS: "1",
     CLAIM_SOURCE_ORGANIZATION: "fleet-alerts local mode",

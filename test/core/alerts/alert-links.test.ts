@@ -11,10 +11,12 @@ import {
   type OutgoingAlert,
   SnsAlertPublisher,
 } from "@fleet-alerts/core/alerts";
+import type { Route } from "@fleet-alerts/core/routing";
 import { ShareStore } from "@fleet-alerts/core/share";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Emulators, startEmulators } from "../../support/emulators.js";
 import { FakeJobQueue } from "../../support/fakes/queue.js";
+import { FakeRouter } from "../../support/fakes/routing.js";
 import { eventAt, fleetDevice, gsensor, INCIDENT_AT_EVENT } from "./fixtures.js";
 
 const NOW = Date.parse("2026-03-29T01:30:05.000Z");
@@ -74,9 +76,9 @@ function recordingPublisher(failures = 0) {
 function crashingOnMark(failures: number): AlertRecords {
   let left = failures;
   return Object.assign(Object.create(alerts) as AlertRecords, {
-    markPublished: (alert: AlertRecord, messageId: string, nowMs: number) => {
+    markPublished: (alert: AlertRecord, messageId: string | undefined, nowMs: number, route: Route) => {
       if (left-- > 0) return Promise.reject(new Error("crash before marking"));
-      return alerts.markPublished(alert, messageId, nowMs);
+      return alerts.markPublished(alert, messageId, nowMs, route);
     },
   });
 }
@@ -90,6 +92,7 @@ function deliver(
   const deps = {
     alerts,
     evidenceQueue: new FakeJobQueue(),
+    router: new FakeRouter(),
     logger: silent,
     observer: { observe: (observation: Observation) => void observations.push(observation) },
     now: () => NOW,

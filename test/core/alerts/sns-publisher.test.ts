@@ -37,6 +37,24 @@ const alerts = (count: number) =>
   Array.from({ length: count }, (_, index) => ({ alertId: `alert-${index}`, message }));
 
 describe("SNS publisher", () => {
+  it("sends one message per recipient with its id as `to`, and tells which got it when one failed", async () => {
+    const { client, calls } = scriptedSns([
+      () => ({ ok: ["a0", "a2"], failed: [{ id: "a1", senderFault: false }] }),
+    ]);
+    const to = ["e-1", "e-2", "s-3"];
+    const [outcome] = await new SnsAlertPublisher(client, "arn:topic", { attempts: 2, delayMs: 1 }).publish([
+      { alertId: "alert-0", message, to },
+    ]);
+    expect(calls).toEqual([["a0", "a1", "a2"], ["a1"]]);
+    expect(outcome).toEqual({
+      alertId: "alert-0",
+      ok: false,
+      permanent: false,
+      reason: "InternalError: no message",
+      sentTo: ["e-1", "s-3"],
+    });
+  });
+
   it("publishes in batches of ten with the JSON structure and attributes", async () => {
     const { client, calls } = scriptedSns([(ids) => ({ ok: ids, failed: [] })]);
     const outcomes = await new SnsAlertPublisher(client, "arn:topic", { attempts: 3, delayMs: 1 }).publish(

@@ -13,6 +13,7 @@ import type { JobQueue, QueueMessage } from "@fleet-alerts/core/queue";
 import { parseRules, type Rule } from "@fleet-alerts/core/rules";
 import { startEmulators } from "../../support/emulators.js";
 import { FakeJobQueue } from "../../support/fakes/queue.js";
+import { FakeRouter } from "../../support/fakes/routing.js";
 import { eventAt, fleetDevice, INCIDENT_AT_EVENT } from "../alerts/fixtures.js";
 
 export const FIRED_AT_MS = Date.parse("2026-03-29T01:30:05.000Z");
@@ -116,6 +117,7 @@ export async function firedAlert(harness: EscalationHarness, rule: Rule) {
     publisher: new SnsAlertPublisher(harness.emulators.clients.sns, harness.emulators.topicArn),
     evidenceQueue: new FakeJobQueue(),
     escalationQueue: queue,
+    router: new FakeRouter(),
     logger: silent,
     observer,
     now,

@@ -6,7 +6,7 @@ import {
 } from "@fleet-alerts/core/alerts";
 import { escalationMessage, scheduleEscalations } from "@fleet-alerts/core/escalation";
 import { describe, expect, it } from "vitest";
-import { FakeAlertRecords, FakeJobQueue } from "../../support/fakes/index.js";
+import { FAKE_ROUTE, FakeAlertRecords, FakeJobQueue } from "../../support/fakes/index.js";
 import { AWKWARD_NAMES, context, eventAt, fleetDevice, INCIDENT_AT_EVENT } from "../alerts/fixtures.js";
 import { FIRED_AT_MS, ruleWith } from "./harness.js";
 
@@ -24,7 +24,7 @@ async function publishedRecord(alerts: FakeAlertRecords, escalate?: unknown): Pr
   });
   await alerts.record(record, FIRED_AT_MS);
   const stored = (await alerts.get("main", record.serialno, rule.id)) as AlertRecord;
-  await alerts.markPublished(stored, "m-1", FIRED_AT_MS);
+  await alerts.markPublished(stored, "m-1", FIRED_AT_MS, FAKE_ROUTE);
   return (await alerts.get("main", record.serialno, rule.id)) as AlertRecord;
 }
 

@@ -68,14 +68,19 @@ function heldItem(group: string, windowEndMs: number, serial: number, eventMs: n
   return put({
     pk: keys.group(group),
     sk: keys.held(windowEndIso, alertId),
+    group,
     alertId,
     account: "fleet-a",
+    serialno: String(serial),
     ruleId: "overspeed",
     severity: "warning",
     deviceid: `dev-${serial}`,
-    vehicle: `B-XY ${serial}`,
+    vehicleid: `B-XY ${serial}`,
     eventtime: new Date(eventMs).toISOString(),
-    windowEndMs,
+    windowStart: new Date(windowEndMs - 7 * 3_600_000).toISOString(),
+    windowEnd: windowEndIso,
+    heldAt: new Date(eventMs).toISOString(),
+    expiresAt: Math.floor(windowEndMs / 1000) + 8 * 86_400,
   });
 }
 
@@ -183,9 +188,12 @@ async function routedAlert(
   await put({
     pk: keys.group(group),
     sk: keys.routed(new Date(atMs).toISOString(), alertId),
+    group,
     ...facts,
-    ...(extra.vehicle && { vehicle: extra.vehicle }),
+    ...(extra.vehicle && { vehicleid: extra.vehicle }),
+    routedAt: new Date(atMs).toISOString(),
     held: false,
+    expiresAt: Math.floor(atMs / 1000) + 8 * 86_400,
   });
   await put({
     pk: keys.account("fleet-b"),
@@ -274,12 +282,16 @@ describe("SMS summaries", () => {
     await put({
       pk: keys.recipient(rid),
       sk: keys.smsHour(utcHourIso(hourMs)),
+      hour: utcHourIso(hourMs),
+      expiresAt: Math.floor(hourMs / 1000) + 2 * 86_400,
       texted: ids(0, 10),
       capped: ids(10, 7),
     });
     await put({
       pk: keys.recipient(rid),
       sk: keys.smsHour(utcHourIso(hourMs - 3_600_000)),
+      hour: utcHourIso(hourMs - 3_600_000),
+      expiresAt: Math.floor(hourMs / 1000) + 2 * 86_400,
       texted: ids(20, 2),
     });
     const inbox = await inboxOf("sms", number);

@@ -14,6 +14,7 @@ import { createConfirmHandler } from "../../../packages/functions/src/confirm.js
 import { createPollHandler } from "../../../packages/functions/src/poll.js";
 import { buildRuntime } from "../../../packages/functions/src/runtime.js";
 import { type Emulators, type InboxMessage, startEmulators } from "../../support/emulators.js";
+import { writeGroupsFile } from "../../support/groups.js";
 
 export interface PipelineOptions {
   simulator?: SimulatorOptions;
@@ -21,6 +22,8 @@ export interface PipelineOptions {
   /** Accounts (ids) on the same simulator, each with its own cursor; default one, "north". */
   accounts?: { id: string; startSerialno?: bigint; timeoutMs?: number }[];
   env?: Record<string, string>;
+  /** The groups file; default one group hearing of everything by one email (test/support/groups.ts). */
+  groups?: object;
 }
 
 /**
@@ -33,6 +36,7 @@ export async function startPipeline(options: PipelineOptions) {
   const folder = await mkdtemp(join(tmpdir(), "fleet-alerts-rules-"));
   const rulesFile = join(folder, "rules.json");
   await writeFile(rulesFile, JSON.stringify({ rules: options.rules }));
+  const groupsFile = await writeGroupsFile(folder, options.groups);
   const accounts = (options.accounts ?? [{ id: "north" }]).map(({ id, startSerialno, timeoutMs }) => ({
     id,
     ...(timeoutMs !== undefined && { timeoutMs }),
@@ -45,6 +49,7 @@ export async function startPipeline(options: PipelineOptions) {
     ...emulators.env(),
     DEVICE_CLOUD_ACCOUNTS: JSON.stringify(accounts),
     DEVICE_CLOUD_PASSWORD: "demo",
+    GROUPS_FILE: groupsFile,
     FLEET_TIME_ZONE: "Europe/Berlin",
     ...options.env,
   };

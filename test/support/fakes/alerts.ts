@@ -7,6 +7,7 @@ import {
   type OutgoingAlert,
   type PublishOutcome,
 } from "@fleet-alerts/core/alerts";
+import type { Route } from "@fleet-alerts/core/routing";
 
 type Key = Pick<AlertRecord, "account" | "serialno" | "ruleId">;
 type Stored = AlertRecord & { evidenceAnnouncedAt?: string };
@@ -53,12 +54,31 @@ export class FakeAlertRecords implements AlertRecords {
     );
   }
 
-  async markPublished(alert: AlertRecord, messageId: string, nowMs: number): Promise<boolean> {
+  async markPublished(
+    alert: AlertRecord,
+    messageId: string | undefined,
+    nowMs: number,
+    route: Route,
+  ): Promise<boolean> {
     return this.#fromPending(alert, {
       status: "published",
-      snsMessageId: messageId,
+      ...(messageId !== undefined && { snsMessageId: messageId }),
       publishedAt: iso(nowMs),
+      route,
     });
+  }
+
+  async markPartlySent(alert: AlertRecord, route: Route, sentTo: readonly string[]): Promise<void> {
+    const record = this.#records.get(keyOf(alert));
+    if (record?.status !== "pending" || sentTo.length === 0) return;
+    record.route ??= route;
+    record.sentTo = new Set([...(record.sentTo ?? []), ...sentTo]);
+  }
+
+  async markWebhooksQueued(alert: AlertRecord, nowMs: number): Promise<void> {
+    const record = this.#records.get(keyOf(alert));
+    if (!record) throw new Error(`no alert record ${alert.alertId}`);
+    record.webhooksQueuedAt = iso(nowMs);
   }
 
   async markFailed(alert: AlertRecord, failure: string): Promise<boolean> {

@@ -6,6 +6,7 @@ import { FakeDeviceCloud } from "./device-cloud.js";
 import { FakeOfflineChecks } from "./offline.js";
 import { FakeRejectedEvents, FakeRuleStates } from "./poller.js";
 import { FakeJobQueue } from "./queue.js";
+import { FakeRouter } from "./routing.js";
 
 export * from "./alerts.js";
 export * from "./cursor.js";
@@ -13,6 +14,7 @@ export * from "./device-cloud.js";
 export * from "./offline.js";
 export * from "./poller.js";
 export * from "./queue.js";
+export * from "./routing.js";
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -31,6 +33,7 @@ export function fakePollerDependencies(nowMs: number) {
     publisher: new FakeAlertPublisher(),
     evidenceQueue: new FakeJobQueue(),
     confirmQueue: new FakeJobQueue(),
+    router: new FakeRouter(),
     logger: silent,
     observer: { observe: (observation: Observation) => void observations.push(observation) },
     now: () => clock.nowMs,

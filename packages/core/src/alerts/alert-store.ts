@@ -1,4 +1,5 @@
 import { PutCommand, paginateQuery } from "@aws-sdk/lib-dynamodb";
+import type { Route } from "../routing/route.js";
 import { conditionally, type TableRef } from "../store/dynamo.js";
 import { expiresAfterDays, keys } from "../store/keys.js";
 import { type AlertKey, readAlertItem, updateAlertItem } from "./alert-item.js";
@@ -64,8 +65,38 @@ export class AlertStore implements AlertRecords {
     return records;
   }
 
-  markPublished(alert: AlertRecord, snsMessageId: string, nowMs: number): Promise<boolean> {
-    return this.#transition(alert, "published", { snsMessageId, publishedAt: new Date(nowMs).toISOString() });
+  markPublished(
+    alert: AlertRecord,
+    snsMessageId: string | undefined,
+    nowMs: number,
+    route: Route,
+  ): Promise<boolean> {
+    return this.#transition(alert, "published", {
+      ...(snsMessageId !== undefined && { snsMessageId }),
+      publishedAt: new Date(nowMs).toISOString(),
+      route,
+    });
+  }
+
+  async markPartlySent(alert: AlertRecord, route: Route, sentTo: readonly string[]): Promise<void> {
+    if (sentTo.length === 0) return;
+    // The route is written only if none is kept yet: the first attempt's decided it. Not pending
+    // any more: another run finished the alert, and there is nothing left to remember.
+    await conditionally(() =>
+      updateAlertItem(this.table, alert, {
+        UpdateExpression: "SET #route = if_not_exists(#route, :route) ADD sentTo :sent",
+        ConditionExpression: "#status = :pending",
+        ExpressionAttributeNames: { "#route": "route", "#status": "status" },
+        ExpressionAttributeValues: { ":route": route, ":sent": new Set(sentTo), ":pending": "pending" },
+      }),
+    );
+  }
+
+  async markWebhooksQueued(alert: AlertRecord, nowMs: number): Promise<void> {
+    await updateAlertItem(this.table, alert, {
+      UpdateExpression: "SET webhooksQueuedAt = :at",
+      ExpressionAttributeValues: { ":at": new Date(nowMs).toISOString() },
+    });
   }
 
   /** A publish the service refused for good (a sender fault): recorded, so it neither blocks nor repeats. */
@@ -118,13 +149,17 @@ export class AlertStore implements AlertRecords {
     );
   }
 
-  #transition(alert: AlertRecord, status: AlertStatus, fields: Record<string, string>): Promise<boolean> {
+  #transition(alert: AlertRecord, status: AlertStatus, fields: Record<string, unknown>): Promise<boolean> {
     const names = Object.keys(fields);
     return conditionally(() =>
       updateAlertItem(this.table, alert, {
-        UpdateExpression: `SET #status = :status, ${names.map((name) => `${name} = :${name}`).join(", ")}`,
+        UpdateExpression: `SET #status = :status, ${names.map((name) => `#${name} = :${name}`).join(", ")}`,
         ConditionExpression: "#status = :pending",
-        ExpressionAttributeNames: { "#status": "status" },
+        // Every name as a placeholder: DynamoDB reserves many plain words.
+        ExpressionAttributeNames: {
+          "#status": "status",
+          ...Object.fromEntries(names.map((name) => [`#${name}`, name])),
+        },
         ExpressionAttributeValues: {
           ":status": status,
           ":pending": "pending",

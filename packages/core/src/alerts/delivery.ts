@@ -2,10 +2,15 @@ import type { EvidenceJob } from "../evidence/job.js";
 import type { StructuredLogger } from "../logging.js";
 import type { Observer } from "../observer.js";
 import type { JobQueue } from "../queue/ports.js";
+import type { RoutableAlert } from "../routing/match.js";
+import type { Route } from "../routing/route.js";
+import type { AlertRouter } from "../routing/route-alert.js";
+import { severitySchema } from "../rules/schema.js";
+import type { WebhookJob } from "../webhooks/job.js";
 import type { AlertLinks } from "./alert-links.js";
 import { fillLink, hasLinkSlot } from "./incident-link.js";
 import type { AlertMessage } from "./message.js";
-import type { AlertPublisher, AlertRecords } from "./ports.js";
+import type { AlertPublisher, AlertRecords, PublishOutcome } from "./ports.js";
 import { publishedBody } from "./published-body.js";
 import type { AlertRecord } from "./record.js";
 import type { AlertBody } from "./render/json.js";
@@ -16,6 +21,10 @@ export interface DeliveryDependencies {
   evidenceQueue: JobQueue;
   /** Where escalation jobs go; absent where escalation is not set up (nothing is scheduled). */
   escalationQueue?: JobQueue;
+  /** Decides each alert's route (groups, quiet hours, recipients, SMS caps) before it first goes out. */
+  router: AlertRouter;
+  /** Where webhook, Slack and Teams jobs go; absent where no target is set up (none is sent). */
+  webhookQueue?: JobQueue;
   /** Grants the links of messages rendered with one; absent where PUBLIC_BASE_URL is not set. */
   alertLinks?: AlertLinks;
   logger: StructuredLogger;
@@ -37,23 +46,37 @@ export async function deliverAlerts(
   if (pending.length === 0) return [...records];
   const settled = new Map<string, AlertRecord>();
   const byId = new Map(pending.map((record) => [record.alertId, record]));
-  const outgoing = new Map(
+  const planned = new Map(
     await Promise.all(
-      pending.map(async (record) => [record.alertId, await outgoingOf(record, deps)] as const),
+      pending.map(async (record) => {
+        const route = await routeOf(record, deps);
+        // A retry after a partial failure sends only to those who did not get it.
+        const to = recipientsOf(route).filter((recipient) => !record.sentTo?.has(recipient));
+        return [record.alertId, { route, to, ...(await outgoingOf(record, deps)) }] as const;
+      }),
     ),
   );
-  const outcomes = await deps.publisher.publish(
-    pending.map((record) => ({
-      alertId: record.alertId,
-      message: (outgoing.get(record.alertId) as Outgoing).message,
-    })),
-  );
+  const sending = pending.filter((record) => (planned.get(record.alertId) as Planned).to.length > 0);
+  const outcomes: (PublishOutcome | { alertId: string; ok: true; messageId: undefined })[] = [
+    ...(sending.length === 0
+      ? []
+      : await deps.publisher.publish(
+          sending.map((record) => {
+            const { message, to } = planned.get(record.alertId) as Planned;
+            return { alertId: record.alertId, message, to };
+          }),
+        )),
+    // Held by every matching group: no one to send to now, and published all the same (handed on).
+    ...pending
+      .filter((record) => !sending.includes(record))
+      .map((record) => ({ alertId: record.alertId, ok: true as const, messageId: undefined })),
+  ];
   let transient: string | undefined;
   // Distinct records: marked concurrently; the step is over only when every mark is written.
   await Promise.all(
     outcomes.map(async (outcome) => {
       const record = byId.get(outcome.alertId) as AlertRecord;
-      const sent = outgoing.get(outcome.alertId) as Outgoing;
+      const sent = planned.get(outcome.alertId) as Planned;
       const ids = {
         account: record.account,
         alertId: record.alertId,
@@ -63,11 +86,13 @@ export async function deliverAlerts(
       };
       if (outcome.ok) {
         const publishedAtMs = deps.now();
-        await deps.alerts.markPublished(record, outcome.messageId, publishedAtMs);
+        const messageId = outcome.messageId ?? record.snsMessageId;
+        await deps.alerts.markPublished(record, messageId, publishedAtMs, sent.route);
         settled.set(record.alertId, {
           ...record,
           status: "published",
-          snsMessageId: outcome.messageId,
+          ...(messageId !== undefined && { snsMessageId: messageId }),
+          route: sent.route,
           // Escalations count from here.
           publishedAt: new Date(publishedAtMs).toISOString(),
         });
@@ -80,6 +105,8 @@ export async function deliverAlerts(
           body: JSON.parse(sent.message.default) as AlertBody,
           sms: sent.message.sms,
           ...(sent.link && { link: sent.link }),
+          groups: sent.route.groups,
+          held: sent.route.held,
         });
       } else if (outcome.permanent) {
         await deps.alerts.markFailed(record, outcome.reason);
@@ -87,6 +114,7 @@ export async function deliverAlerts(
         counts.alertsFailed++;
         deps.observer.observe({ type: "alert-failed", ...ids, reason: outcome.reason });
       } else {
+        await deps.alerts.markPartlySent(record, sent.route, outcome.sentTo ?? []);
         transient = outcome.reason;
       }
     }),
@@ -94,6 +122,41 @@ export async function deliverAlerts(
   if (transient !== undefined)
     throw new Error(`SNS did not accept every alert; the next run retries: ${transient}`);
   return records.map((record) => settled.get(record.alertId) ?? record);
+}
+
+interface Planned extends Outgoing {
+  route: Route;
+  /** Recipient ids still owed the alert. */
+  to: string[];
+}
+
+/** Every recipient of a route: its email and SMS recipients' ids (distinct by their prefix). */
+function recipientsOf(route: Route): string[] {
+  return [...route.email, ...route.sms];
+}
+
+/**
+ * The record's kept route (an earlier attempt's, partly sent), else a new one. Routed as of the
+ * record's creation, so that a replay after a crash decides the same route (route-alert.ts).
+ */
+function routeOf(record: AlertRecord, deps: DeliveryDependencies): Promise<Route> {
+  if (record.route) return Promise.resolve(record.route);
+  return deps.router.route(routableOf(record), Date.parse(record.createdAt));
+}
+
+/** What the groups' selectors read: the record's keys and the vehicle id of its published body. */
+function routableOf(record: AlertRecord): RoutableAlert {
+  const vehicleid = publishedBody(record)?.vehicleid;
+  return {
+    alertId: record.alertId,
+    account: record.account,
+    serialno: record.serialno.toString(),
+    ruleId: record.ruleId,
+    severity: severitySchema.parse(record.severity),
+    deviceid: record.deviceid,
+    ...(vehicleid !== null && vehicleid !== undefined && { vehicleid }),
+    eventtime: record.eventtime,
+  };
 }
 
 interface Outgoing {
@@ -155,4 +218,42 @@ export async function queueEvidence(
   );
   await Promise.all(wanting.map((record) => deps.alerts.markEvidenceQueued(record, deps.now())));
   counts.evidenceJobs += wanting.length;
+}
+
+/**
+ * Sends one webhook job per target of each published alert's route that has none queued yet, then
+ * marks the record (as the evidence job's), so that a replay does not queue them again.
+ */
+export async function queueWebhooks(
+  records: readonly AlertRecord[],
+  deps: DeliveryDependencies,
+): Promise<void> {
+  const wanting = records.filter(
+    (record) =>
+      record.status === "published" && (record.route?.targets.length ?? 0) > 0 && !record.webhooksQueuedAt,
+  );
+  if (wanting.length === 0) return;
+  if (deps.webhookQueue === undefined) {
+    deps.logger.warn("alerts routed to webhook targets, but no webhook queue is set up", {
+      alerts: wanting.length,
+    });
+    return;
+  }
+  await deps.webhookQueue.send(
+    wanting.flatMap((record) => {
+      const alert = publishedBody(record);
+      return (record.route as Route).targets.map((targetId) => {
+        const job: WebhookJob = {
+          version: 1,
+          alertId: record.alertId,
+          account: record.account,
+          targetId,
+          alert: alert ?? {},
+          incidentLink: hasLinkSlot(record.message as AlertMessage),
+        };
+        return { body: JSON.stringify(job) };
+      });
+    }),
+  );
+  await Promise.all(wanting.map((record) => deps.alerts.markWebhooksQueued(record, deps.now())));
 }

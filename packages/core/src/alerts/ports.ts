@@ -1,3 +1,4 @@
+import type { Route } from "../routing/route.js";
 import type { AlertMessage } from "./message.js";
 import type { AlertRecord, NewAlertRecord } from "./record.js";
 
@@ -8,8 +9,23 @@ export interface AlertRecords {
   get(account: string, serialno: bigint, ruleId: string): Promise<AlertRecord | undefined>;
   /** Every alert record of serial numbers in (after, through], in ascending serialno, then rule id. */
   inWindow(account: string, after: bigint, through: bigint): Promise<AlertRecord[]>;
-  /** Pending to published; false if it was no longer pending. */
-  markPublished(alert: AlertRecord, messageId: string, nowMs: number): Promise<boolean>;
+  /**
+   * Pending to published, with the route it went out by; false if it was no longer pending. No
+   * message id when the route had no one to send to now (every matching group held it).
+   */
+  markPublished(
+    alert: AlertRecord,
+    messageId: string | undefined,
+    nowMs: number,
+    route: Route,
+  ): Promise<boolean>;
+  /**
+   * Some of the route's recipients got the alert and some not yet (a transient failure): the route
+   * and those recipients are kept, so that the retry sends to the rest only, by the same route.
+   */
+  markPartlySent(alert: AlertRecord, route: Route, sentTo: readonly string[]): Promise<void>;
+  /** The webhook jobs of the route's targets were sent: a replay does not send them again. */
+  markWebhooksQueued(alert: AlertRecord, nowMs: number): Promise<void>;
   /** Pending to failed (a publish refused for good); false if it was no longer pending. */
   markFailed(alert: AlertRecord, failure: string): Promise<boolean>;
   /** The evidence job was sent: evidence status becomes pending unless it has one already. */
@@ -31,12 +47,20 @@ export interface AlertRecords {
 export interface OutgoingAlert {
   alertId: string;
   message: AlertMessage;
+  /**
+   * Recipient ids (routing/recipients.ts): one message per recipient, each with its id as the `to`
+   * attribute its subscription filters on. Absent: one message without `to` (the escalation topic).
+   */
+  to?: readonly string[];
 }
 
 export type PublishOutcome =
   | { alertId: string; ok: true; messageId: string }
-  /** `permanent`: the service refused the entry itself (a sender fault); retrying would not help. */
-  | { alertId: string; ok: false; permanent: boolean; reason: string };
+  /**
+   * `permanent`: the service refused an entry itself (a sender fault); retrying would not help.
+   * `sentTo`: the recipients whose messages were accepted all the same.
+   */
+  | { alertId: string; ok: false; permanent: boolean; reason: string; sentTo?: string[] };
 
 /** Where alerts go out (the alerts topic): one outcome per alert, never a throw for one refused entry. */
 export interface AlertPublisher {

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { routeSchema } from "../routing/route.js";
 import type { AlertMessage } from "./message.js";
 
 // An alert record: what was decided about one event and rule, and how its delivery went.
@@ -48,7 +49,14 @@ export const alertItemSchema = z.object({
   evidenceStatus: z.enum(["pending", "stored", "unavailable", "failed"]).optional(),
   evidenceKeys: z.array(z.string()).optional(),
   evidenceError: z.string().optional(),
+  /** The first message's id (an alert goes out as one message per recipient). */
   snsMessageId: z.string().optional(),
+  /** Where it goes (routing/route.ts), kept from the first attempt on: a retry sends by the same route. */
+  route: routeSchema.optional(),
+  /** Recipients (ids) whose message was accepted while others' failed: the retry skips them. */
+  sentTo: z.set(z.string()).optional(),
+  /** When the webhook jobs of the route's targets were queued. */
+  webhooksQueuedAt: z.string().optional(),
   publishedAt: z.string().optional(),
   failure: z.string().optional(),
   createdAt: z.string(),
@@ -72,6 +80,9 @@ export type NewAlertRecord = Omit<
   | "evidenceKeys"
   | "evidenceError"
   | "snsMessageId"
+  | "route"
+  | "sentTo"
+  | "webhooksQueuedAt"
   | "publishedAt"
   | "failure"
   | "createdAt"

@@ -113,6 +113,13 @@ export const pollerEnvSchema = z
     /** Unset: escalation is not set up, and no alert's escalation is scheduled. */
     ESCALATION_QUEUE_URL: z.url().optional(),
     DEVICE_CLOUD_ACCOUNTS: jsonEnv(accountsSchema),
+    /**
+     * The groups file (routing/groups-schema.ts), checked with every account's rules at start.
+     * Unset (a stage without one): no group, so every alert goes to the ops' emails (`unrouted`).
+     */
+    GROUPS_FILE: z.string().min(1).optional(),
+    /** Unset: no webhook, Slack or Teams target is set up (alerts routed to one are only logged). */
+    WEBHOOK_QUEUE_URL: z.url().optional(),
     FLEET_TIME_ZONE: timeZoneSchema.default("UTC"),
     POLL_EVERY_SECONDS: fromEnvString(pollEverySecondsSchema).optional(),
     /** Stop this long before the Lambda deadline, so that the last checkpoint is written in time. */

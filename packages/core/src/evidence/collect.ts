@@ -4,6 +4,7 @@ import { formatPlaybackTimestamp } from "../devicecloud/playback.js";
 import type { DeviceCloud } from "../devicecloud/ports.js";
 import type { Observer } from "../observer.js";
 import type { JobQueue } from "../queue/ports.js";
+import { UNROUTED_RECIPIENT } from "../routing/route.js";
 import { evidenceAnnouncement } from "./announcement.js";
 import { BAG_FILES } from "./bag/bag-layout.js";
 import { type SettledSet, writeClaimPack } from "./claim-pack.js";
@@ -241,7 +242,14 @@ async function announceOnce(
   message: ReturnType<typeof evidenceAnnouncement>,
 ) {
   if (!(await deps.alerts.claimEvidenceAnnouncement(alertOf(job), deps.now()))) return;
-  const [outcome] = await deps.publisher.publish([{ alertId: `${job.alertId}:evidence`, message }]);
+  // To the people the alert itself reached by email, one message each (routing/route.ts); an alert
+  // routed before routing existed went to every subscriber, now the ops' `unrouted` recipient.
+  const key = alertOf(job);
+  const record = await deps.alerts.get(key.account, key.serialno, key.ruleId);
+  const to = record?.route?.email ?? [UNROUTED_RECIPIENT];
+  // Held by every group that selects it: their quiet-hour summary tells of it, not a notice now.
+  if (to.length === 0) return;
+  const [outcome] = await deps.publisher.publish([{ alertId: `${job.alertId}:evidence`, message, to }]);
   if (!outcome?.ok)
     throw new Error(
       `evidence announcement not published: ${outcome && !outcome.ok ? outcome.reason : "no outcome"}`,

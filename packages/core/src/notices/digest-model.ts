@@ -30,7 +30,7 @@ export function digestModel(
     const ruleKey = `${alert.ruleId}\u0000${alert.severity}`;
     const row = byRule.get(ruleKey) ?? { ruleId: alert.ruleId, severity: alert.severity, count: 0 };
     byRule.set(ruleKey, { ...row, count: row.count + 1 });
-    const vehicle = alert.vehicle ?? `device ${alert.deviceid}`;
+    const vehicle = alert.vehicleid ?? `device ${alert.deviceid}`;
     byVehicle.set(vehicle, (byVehicle.get(vehicle) ?? 0) + 1);
     evidence[records.get(alert.alertId)?.evidenceStatus ?? "none"] += 1;
   }

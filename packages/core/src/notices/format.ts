@@ -25,13 +25,13 @@ export function alertLine(
     ruleId: string;
     severity: string;
     deviceid: string;
-    vehicle?: string | undefined;
+    vehicleid?: string | undefined;
   },
 ): string {
   const eventMs = Date.parse(alert.eventtime);
   const when = Number.isNaN(eventMs) ? alert.eventtime : localDateTime(zone, eventMs);
-  const vehicle = alert.vehicle
-    ? `vehicle ${alert.vehicle} (device ${alert.deviceid})`
+  const vehicle = alert.vehicleid
+    ? `vehicle ${alert.vehicleid} (device ${alert.deviceid})`
     : `device ${alert.deviceid}`;
   return `${when}  ${alert.ruleId} (${alert.severity})  ${vehicle}`;
 }

@@ -4,7 +4,6 @@ export * from "./deliver-once.js";
 export * from "./dependencies.js";
 export * from "./digest.js";
 export * from "./digest-model.js";
-export * from "./groups-file.js";
 export * from "./links.js";
 export * from "./quiet-summary.js";
 export * from "./run.js";

@@ -1,4 +1,9 @@
-import { type DeliveryDependencies, deliverAlerts, queueEvidence } from "../alerts/delivery.js";
+import {
+  type DeliveryDependencies,
+  deliverAlerts,
+  queueEvidence,
+  queueWebhooks,
+} from "../alerts/delivery.js";
 import { newAlertRecord } from "../alerts/new-record.js";
 import type { AlertRecords } from "../alerts/ports.js";
 import { alertIdOf } from "../alerts/record.js";
@@ -119,6 +124,7 @@ export async function confirmOffline(
   const counts = { alertsPublished: 0, alertsFailed: 0, evidenceJobs: 0 };
   const delivered = await deliverAlerts(record ? [record] : [], deps, counts);
   await queueEvidence(delivered, deps, counts);
+  await queueWebhooks(delivered, deps);
   await scheduleEscalations(delivered, deps);
   await deps.offlineChecks.settle(job.account, job.deviceid, job.ruleId, serialno, "confirmed");
   deps.observer.observe({

@@ -6,6 +6,7 @@ import type { StructuredLogger } from "../logging.js";
 import type { ObservationOf, Observer } from "../observer.js";
 import type { OfflineChecks } from "../offline/ports.js";
 import type { JobQueue } from "../queue/ports.js";
+import type { AlertRouter } from "../routing/route-alert.js";
 import type { Rule } from "../rules/schema.js";
 import type { RejectedEvents, RuleStates } from "./ports.js";
 
@@ -32,6 +33,10 @@ export interface PollerDependencies {
   confirmQueue: JobQueue;
   /** Where escalation jobs go; absent where escalation is not set up (nothing is scheduled). */
   escalationQueue?: JobQueue;
+  /** Decides each alert's route (recipient groups, quiet hours, SMS caps) before it first goes out. */
+  router: AlertRouter;
+  /** Where webhook, Slack and Teams jobs go; absent where no target is set up. */
+  webhookQueue?: JobQueue;
   logger: StructuredLogger;
   /** Told each decision and outcome (alerts, suppressions, Offline checks...). */
   observer: Observer;

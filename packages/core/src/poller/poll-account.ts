@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { deliverAlerts, queueEvidence } from "../alerts/delivery.js";
+import { deliverAlerts, queueEvidence, queueWebhooks } from "../alerts/delivery.js";
 import type { FleetDevice } from "../devicecloud/schemas/devices.js";
 import type { DeviceEvent } from "../devicecloud/schemas/events.js";
 import { scheduleEscalations } from "../escalation/schedule.js";
@@ -124,6 +124,8 @@ async function runChunk(run: Run, chunk: Chunk, plan: ChunkPlan): Promise<Outcom
   deps.checkpoint?.("alerts-published");
 
   await queueEvidence(delivered, deps, summary);
+
+  await queueWebhooks(delivered, deps);
   await scheduleEscalations(delivered, deps);
   await sendOfflineSteps(account, decision.offlineSteps, deps, summary);
   deps.checkpoint?.("side-effects-sent");

@@ -96,3 +96,10 @@ export const groupsFileSchema = z.strictObject({
   smsCaps: smsCapsSchema.default({ perRecipientPerHour: 10, perDevicePerHour: 5 }),
 });
 export type GroupsFile = z.output<typeof groupsFileSchema>;
+
+/** A stage without a groups file: no group selects anything, so every alert goes to `unrouted` (ops). */
+export const NO_GROUPS: GroupsFile = {
+  groups: [],
+  targets: {},
+  smsCaps: { perRecipientPerHour: 10, perDevicePerHour: 5 },
+};
