@@ -11,6 +11,7 @@ import { buildPolling } from "./polling.js";
 import { buildQueues } from "./queues.js";
 import { loadStageConfig } from "./stage-config.js";
 import { buildStorage } from "./storage.js";
+import { buildWebhooks, grantSendWebhookJobs } from "./webhooks.js";
 
 /**
  * The whole pipeline of one stage: table, topics, queues, buckets, functions, schedule, the incident
@@ -45,9 +46,18 @@ export async function Pipeline({ stack, app }: StackContext) {
     linkSecret,
   );
 
+  // Merge: pass the stage's groups file (config.groupsFile) once stage-config.ts has it.
+  const webhooks = buildWebhooks(stack, base, storage, alerting, linkSecret, undefined);
+  for (const publisher of [poller, confirm]) grantSendWebhookJobs(publisher, webhooks);
+
   suppressNagFindings(
     stack,
-    { functions: [poller, confirm, evidence, incident, escalate], evidence, incident, incidentApi },
+    {
+      functions: [poller, confirm, evidence, incident, escalate, webhooks.webhook],
+      evidence,
+      incident,
+      incidentApi,
+    },
     storage,
   );
   buildObservability(stack, {
@@ -67,6 +77,7 @@ export async function Pipeline({ stack, app }: StackContext) {
     EvidenceBucket: storage.evidenceBucket.bucketName,
     EvidenceQueueUrl: queues.evidenceQueue.queueUrl,
     EscalationTopicArn: escalationTopic.topicArn,
+    WebhookDlqUrl: webhooks.webhookDlq.queueUrl,
     IncidentBaseUrl: incidentApi.publicBaseUrl,
     // `fleet-alerts share create` caps --expires to this (SHARE_MAX_DAYS), with PUBLIC_BASE_URL above.
     ShareMaxDays: String(config.shareMaxDays),
@@ -82,6 +93,8 @@ export async function Pipeline({ stack, app }: StackContext) {
     confirmQueue: queues.confirmQueue,
     escalationQueue: queues.escalationQueue,
     escalationTopic,
+    webhookQueue: webhooks.webhookQueue,
+    webhookDlq: webhooks.webhookDlq,
     incidentApi: incidentApi.api,
     evidenceBucket: storage.evidenceBucket,
     stagingBucket: storage.stagingBucket,
@@ -90,5 +103,6 @@ export async function Pipeline({ stack, app }: StackContext) {
     evidence,
     incident,
     escalate,
+    webhook: webhooks.webhook,
   };
 }

@@ -33,7 +33,7 @@ export async function buildWebhookRuntime(
   overrides: WebhookOverrides = {},
 ): Promise<WebhookRuntime> {
   const config = parseEnv(webhookEnvSchema, env);
-  const targets = await loadTargets(config.GROUPS_FILE);
+  const targets = config.GROUPS_FILE ? await loadTargets(config.GROUPS_FILE) : {};
   const sns = new SNSClient(awsClientConfig(env, "SNS"));
   const sqs = new SQSClient(awsClientConfig(env, "SQS"));
   const { PUBLIC_BASE_URL: baseUrl, SHARE_LINK_SECRET: linkSecret } = config;
