@@ -28,6 +28,7 @@ import { CONTEXT } from "../../packages/local/src/delivery.js";
 import { sqsEvent } from "../../packages/local/src/sqs-event.js";
 import { factsOf } from "../core/alerts/fixtures.js";
 import { type Emulators, startEmulators } from "../support/emulators.js";
+import { fleetAlerts } from "./cli/run.js";
 
 // The webhook function on the emulators (dynalite, fauxqs) against a receiver on 127.0.0.1: each
 // target's path answers in its own way. Small numbers keep it fast: 3 receives, a 1 s deadline (a loaded machine must not time out the answering targets).
@@ -272,7 +273,21 @@ describe("the webhook function", () => {
     expect(at("/gone")).toHaveLength(before);
     expect(logged.some((line) => line.includes('"outcome":"target-disabled"'))).toBe(true);
     expect(await deadLetters()).toEqual([]);
-  }, 15_000);
+
+    // The operator enables it again, as the notice says.
+    const env = { ...emulators.env(), AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" };
+    expect(await fleetAlerts(["target", "enable", "gone"], { env })).toMatchObject({
+      code: 0,
+      stdout: "target gone: enabled\n",
+    });
+    expect(
+      await getItem(
+        { documents: emulators.clients.documents, tableName: emulators.tableName },
+        keys.target("gone"),
+        keys.targetState,
+      ),
+    ).toBeUndefined();
+  }, 20_000);
 
   it("sends a job refused with another 4xx to the DLQ at once, with the reason", async () => {
     const sent = job("picky");
