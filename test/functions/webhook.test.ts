@@ -142,9 +142,9 @@ afterAll(async () => {
 
 let serial = 1000;
 function job(targetId: string): WebhookJob {
-  const alertId = `main:${++serial}:gsensor`;
-  const alert = { ...JSON.parse(renderJson(factsOf())), alertId, serialno: String(serial) };
-  return { version: 1, alertId, account: "main", targetId, alert, incidentLink: true };
+  const alertId = `north:${++serial}:gsensor`;
+  const alert = { ...JSON.parse(renderJson(factsOf())), alertId, account: "north", serialno: String(serial) };
+  return { version: 1, alertId, account: "north", targetId, alert, incidentLink: true };
 }
 
 /** Sends the jobs, then works the queue as Lambda would, each message `copies` times per batch, until it is empty. */
@@ -301,7 +301,7 @@ describe("the webhook function", () => {
       documents: emulators.clients.documents,
       tableName: emulators.tableName,
     });
-    const delivery = { targetId: "hook", alertId: "main:1:lease" };
+    const delivery = { targetId: "hook", alertId: "north:1:lease" };
     expect(await store.claim(delivery, "first", 1_000, 5_000)).toBe("claimed");
     expect(await store.claim(delivery, "second", 5_000, 5_000)).toBe("in-flight");
     expect(await store.claim(delivery, "third", 7_000, 5_000)).toBe("claimed");
