@@ -1,6 +1,7 @@
 import { PublishCommand, SNSClient } from "@aws-sdk/client-sns";
-import { SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { incidentLink } from "@fleet-alerts/core/alerts";
+import { SQS_MAX_VISIBILITY_SECONDS } from "@fleet-alerts/core/aws-limits";
 import { parseEnv } from "@fleet-alerts/core/config";
 import { derivedShareToken } from "@fleet-alerts/core/share";
 import {
@@ -67,3 +68,14 @@ export async function buildWebhookRuntime(
   };
   return { config, deps, sqs };
 }
+
+/** The next receive after a growing delay: the first retry's, doubled each time, within SQS's ceiling. */
+export const retryLater = (config: WebhookConfig, receiptHandle: string, receives: number) =>
+  new ChangeMessageVisibilityCommand({
+    QueueUrl: config.WEBHOOK_QUEUE_URL,
+    ReceiptHandle: receiptHandle,
+    VisibilityTimeout: Math.min(
+      SQS_MAX_VISIBILITY_SECONDS,
+      config.WEBHOOK_RETRY_BASE_SECONDS * 2 ** (receives - 1),
+    ),
+  });

@@ -1,11 +1,9 @@
-import { ChangeMessageVisibilityCommand } from "@aws-sdk/client-sqs";
 import type { StructuredLogger } from "@fleet-alerts/core";
-import { SQS_MAX_VISIBILITY_SECONDS } from "@fleet-alerts/core/aws-limits";
 import { deliverWebhook, webhookJobSchema } from "@fleet-alerts/core/webhooks";
 import { logger } from "./observability.js";
 import { withShareLinkSecret } from "./secrets.js";
 import { sqsRecordHandler } from "./sqs-handler.js";
-import { buildWebhookRuntime, type WebhookOverrides } from "./webhook-runtime.js";
+import { buildWebhookRuntime, retryLater, type WebhookOverrides } from "./webhook-runtime.js";
 
 /**
  * The webhook function: one WebhookJob per message (an alert for one webhook, Slack or Teams target),
@@ -38,19 +36,8 @@ export function createWebhookHandler(
           receives,
           final,
         });
-        const backoff = Math.min(
-          SQS_MAX_VISIBILITY_SECONDS,
-          config.WEBHOOK_RETRY_BASE_SECONDS * 2 ** (receives - 1),
-        );
-        await sqs
-          .send(
-            new ChangeMessageVisibilityCommand({
-              QueueUrl: config.WEBHOOK_QUEUE_URL,
-              ReceiptHandle: record.receiptHandle,
-              VisibilityTimeout: backoff,
-            }),
-          )
-          .catch(() => undefined); // the queue's own visibility timeout applies instead
+        // The queue's own visibility timeout applies instead if this fails.
+        await sqs.send(retryLater(config, record.receiptHandle, receives)).catch(() => undefined);
         throw error;
       }
     },
