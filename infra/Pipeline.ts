@@ -13,6 +13,7 @@ import { buildQueues } from "./queues.js";
 import { stageRouting } from "./routing.js";
 import { loadStageConfig } from "./stage-config.js";
 import { buildStorage } from "./storage.js";
+import { buildWebhooks, grantSendWebhookJobs } from "./webhooks.js";
 
 /**
  * The whole pipeline of one stage: table, topics, queues, buckets, functions, schedule, the incident
@@ -52,10 +53,21 @@ export async function Pipeline({ stack, app }: StackContext) {
     ? buildNotices(stack, config.groupsFile, base, storage, alerting, linkSecret)
     : undefined;
 
+  const webhooks = buildWebhooks(stack, base, storage, alerting, linkSecret, config.groupsFile);
+  for (const publisher of [poller, confirm]) grantSendWebhookJobs(publisher, webhooks);
+
   suppressNagFindings(
     stack,
     {
-      functions: [poller, confirm, evidence, incident, escalate, ...(notices ? [notices] : [])],
+      functions: [
+        poller,
+        confirm,
+        evidence,
+        incident,
+        escalate,
+        webhooks.webhook,
+        ...(notices ? [notices] : []),
+      ],
       evidence,
       incident,
       incidentApi,
@@ -80,6 +92,7 @@ export async function Pipeline({ stack, app }: StackContext) {
     EvidenceBucket: storage.evidenceBucket.bucketName,
     EvidenceQueueUrl: queues.evidenceQueue.queueUrl,
     EscalationTopicArn: escalationTopic.topicArn,
+    WebhookDlqUrl: webhooks.webhookDlq.queueUrl,
     IncidentBaseUrl: incidentApi.publicBaseUrl,
     // `fleet-alerts share create` caps --expires to this (SHARE_MAX_DAYS), with PUBLIC_BASE_URL above.
     ShareMaxDays: String(config.shareMaxDays),
@@ -95,6 +108,8 @@ export async function Pipeline({ stack, app }: StackContext) {
     confirmQueue: queues.confirmQueue,
     escalationQueue: queues.escalationQueue,
     escalationTopic,
+    webhookQueue: webhooks.webhookQueue,
+    webhookDlq: webhooks.webhookDlq,
     incidentApi: incidentApi.api,
     evidenceBucket: storage.evidenceBucket,
     stagingBucket: storage.stagingBucket,
@@ -104,5 +119,6 @@ export async function Pipeline({ stack, app }: StackContext) {
     incident,
     escalate,
     notices,
+    webhook: webhooks.webhook,
   };
 }

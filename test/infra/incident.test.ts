@@ -104,8 +104,8 @@ describe("the incident API", () => {
 });
 
 describe("the alert link secret", () => {
-  it("is read from SSM by the functions that send messages about alerts alone: poller, Offline confirmation, evidence, escalation", () => {
-    for (const id of [/^Poller/, /^Confirm/, /^Evidence/, /^Escalate/]) {
+  it("is read from SSM by the functions that send messages about alerts alone: poller, Offline confirmation, evidence, escalation, webhooks", () => {
+    for (const id of [/^Poller/, /^Confirm/, /^Evidence/, /^Escalate/, /^Webhook(?!Queue|Dlq)/]) {
       expect(fn(id).Environment.Variables).toMatchObject({
         SST_Secret_value_SHARE_LINK_SECRET: "__FETCH_FROM_SSM__",
       });

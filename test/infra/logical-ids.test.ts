@@ -20,6 +20,8 @@ const STATEFUL: Record<string, string> = {
   EscalationTopic8FD7D57B: "AWS::SNS::Topic",
   EscalationQueueF7DFA5C3: "AWS::SQS::Queue",
   EscalationDlq7017CC9C: "AWS::SQS::Queue",
+  WebhookQueueA9D318EA: "AWS::SQS::Queue",
+  WebhookDlqAEF195B3: "AWS::SQS::Queue",
   // A replaced HTTP API gets a new endpoint: every link already sent would stop working (stages
   // without a publicBaseUrl or custom domain link to the endpoint).
   IncidentApi8F91C5F3: "AWS::ApiGatewayV2::Api",
@@ -29,6 +31,7 @@ const STATEFUL: Record<string, string> = {
   EvidenceLogsBDF5B71B: "AWS::Logs::LogGroup",
   IncidentLogsD8F0453D: "AWS::Logs::LogGroup",
   EscalateLogs5F348EAE: "AWS::Logs::LogGroup",
+  WebhookLogs0B55926B: "AWS::Logs::LogGroup",
   IncidentApiAccessLogs6B7281D0: "AWS::Logs::LogGroup",
 };
 const STATEFUL_TYPES = new Set(Object.values(STATEFUL));

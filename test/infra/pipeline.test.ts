@@ -131,7 +131,7 @@ describe("data and messaging", () => {
 
   it("encrypts every queue, enforces SSL, and gives the work queues dead-letter queues", () => {
     const queues = ofType("AWS::SQS::Queue");
-    expect(queues).toHaveLength(6); // evidence, confirm, escalation, each with its DLQ
+    expect(queues).toHaveLength(8); // evidence, confirm, escalation, webhook, each with its DLQ
     for (const [, queue] of queues) expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
     for (const [, policy] of ofType("AWS::SQS::QueuePolicy"))
       expect(JSON.stringify(policy.Properties)).toContain('"aws:SecureTransport":"false"');
@@ -376,6 +376,7 @@ describe("least privilege", () => {
         resource: [queueArn(/^EvidenceQueue/), queueArn(/^ConfirmQueue/), queueArn(/^EscalationQueue/)],
         effect: "Allow",
       },
+      { actions: ["sqs:SendMessage"], resource: queueArn(/^WebhookQueue/), effect: "Allow" },
     ]);
   });
 
@@ -394,6 +395,7 @@ describe("least privilege", () => {
         resource: [queueArn(/^EvidenceQueue/), queueArn(/^ConfirmQueue/), queueArn(/^EscalationQueue/)],
         effect: "Allow",
       },
+      { actions: ["sqs:SendMessage"], resource: queueArn(/^WebhookQueue/), effect: "Allow" },
     ]);
   });
 
@@ -457,6 +459,7 @@ describe("alarms and dashboard", () => {
       "PollerErrors",
       "RejectedEvents",
       "SmsSpend",
+      "WebhookDlqNotEmpty",
     ]);
     for (const [, alarm] of alarms)
       expect(alarm.Properties.AlarmActions).toEqual([{ Ref: logicalId("AWS::SNS::Topic", /^OpsTopic/) }]);

@@ -31,6 +31,7 @@ describe("the Lambda runtime", () => {
       "Evidence",
       "Incident",
       "Poller",
+      "Webhook",
     ]);
     const runtimes = functions.map((fn) => {
       const id = Stack.of(fn).getLogicalId(fn.node.defaultChild as CfnFunction);

@@ -12,6 +12,7 @@ import { evidenceCommand } from "./cli/evidence.js";
 import { replayCommand } from "./cli/replay.js";
 import { rulesCommand } from "./cli/rules.js";
 import { shareCommand } from "./cli/share.js";
+import { targetCommand } from "./cli/target.js";
 
 const program = new Command()
   .name("fleet-alerts")
@@ -23,7 +24,8 @@ const program = new Command()
   .addCommand(devicesCommand())
   .addCommand(eventsCommand())
   .addCommand(shareCommand())
-  .addCommand(auditCommand());
+  .addCommand(auditCommand())
+  .addCommand(targetCommand());
 
 try {
   await program.parseAsync();

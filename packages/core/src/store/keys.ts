@@ -52,6 +52,14 @@ export const keys = {
   /** A recipient's (or, in the account's partition, a device's) texts of one UTC clock hour. */
   smsHour: (hourIso: string) => `SMSHOUR#${hourIso}`,
   deviceSmsHour: (hourIso: string, deviceid: string) => `SMSHOUR#${hourIso}#${deviceid}`,
+
+  // ---- webhook, Slack and Teams targets (packages/core/src/webhooks) ----
+  /** A target's partition: its state item and its deliveries. */
+  target: (targetId: string) => `TARGET#${targetId}`,
+  /** The target's state: `disabledAt` and `reason` once it answered 410 Gone. */
+  targetState: "TARGET",
+  /** The delivery of one alert to the target: claimed before the POST, marked after a 2xx. */
+  webhookDelivery: (alertId: string) => `DELIVERY#${alertId}`,
 };
 
 /** Seconds since the epoch, the unit of DynamoDB's TTL attribute. */
