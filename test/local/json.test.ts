@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { isObservation, type LocalLine, OBSERVATION_TYPES } from "../../packages/local/src/report.js";
 import { runCommand } from "../support/run-script.js";
 
-const LOCAL_TYPES = ["started", "problem", "evidence-copied", "local-summary"];
+const LOCAL_TYPES = ["started", "problem", "evidence-copied", "notified", "local-summary"];
 
 // Exactly as documented, through npm: npm's own script banner must not reach stdout either.
 const start = (args: string[]) =>

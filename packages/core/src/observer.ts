@@ -37,6 +37,10 @@ export const observationSchema = z.discriminatedUnion("type", [
     sms: z.string(),
     /** The incident page's URL (it holds the token): never logged in Lambda either. */
     link: z.string().optional(),
+    /** The groups it went to now (its route's `groups`); absent where no groups file routes it. */
+    groups: z.array(z.string()).optional(),
+    /** The groups in quiet hours that hold it for their window's summary (its route's `held`). */
+    held: z.array(z.string()).optional(),
   }),
   z.object({ type: z.literal("alert-failed"), ...alertIds, reason: z.string() }),
   z.object({ type: z.literal("alert-suppressed"), ...eventIds, suppressedSoFar: z.number() }),
