@@ -2,10 +2,12 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { groupsFileSchema, recipientId } from "@fleet-alerts/core/routing";
+import { PublishCommand } from "@aws-sdk/client-sns";
+import { groupsFileSchema, recipientId, UNROUTED_RECIPIENT } from "@fleet-alerts/core/routing";
 import { webhookSecretSchema } from "@fleet-alerts/core/webhooks";
 import { describe, expect, it } from "vitest";
 import { passwordEnvOf, simulatedAccountIds } from "../../packages/local/src/accounts.js";
+import { startEmulators } from "../../packages/local/src/emulators.js";
 import {
   DEFAULT_GROUPS_FILE,
   forAccounts,
@@ -14,7 +16,7 @@ import {
   readGroupsFile,
   withWebhookTarget,
 } from "../../packages/local/src/groups.js";
-import { recipientsOf } from "../../packages/local/src/recipients-inbox.js";
+import { recipientsOf, subscribeRecipients } from "../../packages/local/src/recipients-inbox.js";
 import type { LocalLine } from "../../packages/local/src/report.js";
 import {
   generateWebhookSecret,
@@ -62,6 +64,46 @@ describe("the local groups file", () => {
       channel: "sms",
       address: "+15550000001",
     });
+  });
+
+  it("has a subscription per recipient: a message published to one (attribute `to`) reaches that one only", async () => {
+    const emulators = await startEmulators({ subscribeInbox: false });
+    try {
+      const { sns, sqs } = emulators.clients;
+      const inboxes = await subscribeRecipients(emulators, sqs, await readGroupsFile(DEFAULT_GROUPS_FILE));
+      const publish = (to: string, alertId: string) =>
+        sns.send(
+          new PublishCommand({
+            TopicArn: emulators.topicArn,
+            Subject: "CRITICAL GSensor",
+            Message: "{}",
+            MessageAttributes: {
+              to: { DataType: "String", StringValue: to },
+              kind: { DataType: "String", StringValue: "alert" },
+              alert_id: { DataType: "String", StringValue: alertId },
+            },
+          }),
+        );
+      await publish(recipientId("email", "north.manager@example.test"), "north:1:gsensor");
+      await publish(UNROUTED_RECIPIENT, "south:2:gsensor");
+      const got = await inboxes.read();
+      expect(got).toEqual(
+        expect.arrayContaining([
+          {
+            type: "notified",
+            channel: "email",
+            recipient: "north.manager@example.test",
+            kind: "alert",
+            alertId: "north:1:gsensor",
+            subject: "CRITICAL GSensor",
+          },
+          expect.objectContaining({ recipient: "ops (unrouted)", alertId: "south:2:gsensor" }),
+        ]),
+      );
+      expect(got).toHaveLength(2);
+    } finally {
+      await emulators.close();
+    }
   });
 
   it("leaves out the groups of fleets that do not run, and refuses an invalid file listing every problem", async () => {
