@@ -87,6 +87,8 @@ export async function measureLatency(
   };
   const pipeline = await startLocalPipeline(
     {
+      // One fleet: the latency of one account's events, on its own simulator.
+      accounts: ["north"],
       devices: 20,
       seed: 1,
       speed: 1,
@@ -99,7 +101,7 @@ export async function measureLatency(
   );
   try {
     // Given no device cloud, the pipeline runs the simulator.
-    const simulator = pipeline.simulator as Simulator;
+    const simulator = pipeline.simulators.get("north") as Simulator;
     const { sqs } = pipeline.emulators.clients;
     // A queue of our own on the alerts topic, as a subscriber's.
     const { url } = await pipeline.emulators.subscribeQueue();

@@ -80,11 +80,11 @@ async function waitFor<T>(what: string, found: () => T | undefined): Promise<T> 
 /** A G-sensor event on a device now, once the poller has set its cursor; its published alert line. */
 async function crash(deviceIndex: number): Promise<Line<"alert-published">> {
   await waitFor("first poll", () => printed.find((line) => line.type === "poll-summary"));
-  const { simulator } = pipeline;
-  if (!simulator) throw new Error("the local mode runs on its simulator here");
+  const simulator = pipeline.simulators.get("north");
+  if (!simulator) throw new Error("the local mode runs on its simulators here");
   const deviceid = simulator.control.devices()[deviceIndex]?.deviceid;
   const event = simulator.control.injectEvent({ appdevid: 16, ...(deviceid && { deviceid }) });
-  const alertId = `local:${event.serialno}:crash`;
+  const alertId = `north:${event.serialno}:crash`;
   return waitFor(`alert ${alertId}`, () => linesOf("alert-published", alertId)[0]);
 }
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { isObservation, type LocalLine, OBSERVATION_TYPES } from "../../packages/local/src/report.js";
 import { runCommand } from "../support/run-script.js";
 
-const LOCAL_TYPES = ["started", "problem", "evidence-copied", "local-summary"];
+const LOCAL_TYPES = ["started", "problem", "evidence-copied", "notified", "local-summary"];
 
 // Exactly as documented, through npm: npm's own script banner must not reach stdout either.
 const start = (args: string[]) =>
@@ -56,7 +56,13 @@ describe("npm start -- --json", () => {
     expect(summary.eventsRead).toBe(ofType("poll-summary").reduce((sum, line) => sum + line.eventsRead, 0));
 
     const alerts = ofType("alert-published");
-    expect(alerts.length).toBeGreaterThan(0);
+    // Two simulated fleets by default, two accounts each polled with its own cursor, each with alerts.
+    expect(new Set(alerts.map((alert) => alert.account))).toEqual(new Set(["north", "south"]));
+    expect(new Set(ofType("poll-summary").map((line) => line.account))).toEqual(new Set(["north", "south"]));
+    const started = lines[0];
+    if (started?.type !== "started") throw new Error("no started line");
+    expect(started.accounts.map((account) => account.id)).toEqual(["north", "south"]);
+    expect(started.groups.names).toEqual(["north-depot", "south-depot", "night-shift", "ops-digest"]);
     for (const alert of alerts) {
       expect(alert.serialno).toMatch(/^\d+$/);
       expect(alert.alertId).toContain(alert.serialno);

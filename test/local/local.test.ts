@@ -22,7 +22,7 @@ async function downloadsClaimPackZip(pipeline: LocalPipeline, shown: LocalLine[]
   if (stored?.type !== "evidence-stored" || started?.type !== "started")
     throw new Error("no evidence stored");
   // The handlers live by the simulator's clock: the link is made and checked by it.
-  const nowMs = pipeline.simulator?.control.now().getTime() ?? Date.now();
+  const nowMs = pipeline.simulators.get("north")?.control.now().getTime() ?? Date.now();
   const { documents } = pipeline.emulators.clients;
   const share = await new ShareStore({ documents, tableName: pipeline.emulators.tableName }).create(
     {
@@ -58,7 +58,8 @@ describe("the local mode", () => {
     const shown: LocalLine[] = [];
     const pipeline = await startLocalPipeline(
       {
-        devices: 10,
+        // Per fleet, two fleets: ten devices in all.
+        devices: 5,
         seed: 3,
         speed: 300,
         pollEverySeconds: 0.5,
@@ -72,7 +73,10 @@ describe("the local mode", () => {
     await sleep(6_000);
     await downloadsClaimPackZip(pipeline, shown);
     const received = await subscriber.read({ atLeast: 0, waitMs: 500 });
-    const events = pipeline.simulator?.control.events() ?? [];
+    // Each account's ground truth: its own simulator's events.
+    const events = new Map(
+      [...pipeline.simulators].map(([account, simulator]) => [account, simulator.control.events()]),
+    );
     const summary = await pipeline.stop();
 
     expect(shown.filter((line) => line.type === "problem")).toEqual([]);
@@ -81,9 +85,15 @@ describe("the local mode", () => {
     expect(alerts.length).toBeGreaterThan(3);
     expect(summary.observations["alert-published"]).toBe(alerts.length);
     expect(shown.at(-1)).toEqual({ type: "local-summary", ...summary });
-    const bySerial = new Map(events.map((event) => [event.serialno.toString(), event]));
+    // Two fleets by default, each with alerts.
+    expect(new Set(alerts.map((alert) => alert.account))).toEqual(new Set(["north", "south"]));
+    const byAccountSerial = new Map(
+      [...events].flatMap(([account, list]) =>
+        list.map((event) => [`${account}/${event.serialno.toString()}`, event] as const),
+      ),
+    );
     for (const alert of alerts) {
-      const event = bySerial.get(alert.serialno);
+      const event = byAccountSerial.get(`${alert.account}/${alert.serialno}`);
       expect(event?.appdevid, `${alert.rule} #${alert.serialno}`).toBe(CODES[alert.rule]);
       expect(event?.deviceid).toBe(alert.deviceid);
       expect(alert.sms.length).toBeLessThanOrEqual(160);
@@ -94,11 +104,15 @@ describe("the local mode", () => {
       });
     }
     // Every message the subscriber got was shown, once.
-    const shownKeys = alerts.map((alert) => `${alert.serialno}/${alert.rule}`);
+    const shownKeys = alerts.map((alert) => `${alert.account}/${alert.serialno}/${alert.rule}`);
     expect(new Set(shownKeys).size).toBe(shownKeys.length);
     for (const message of received) {
-      const body = JSON.parse(message.bodies?.default ?? message.raw) as { serialno: string; ruleId: string };
-      expect(shownKeys).toContain(`${body.serialno}/${body.ruleId}`);
+      const body = JSON.parse(message.bodies?.default ?? message.raw) as {
+        account: string;
+        serialno: string;
+        ruleId: string;
+      };
+      expect(shownKeys).toContain(`${body.account}/${body.serialno}/${body.ruleId}`);
     }
     // Each settled evidence set is on disk as its claim pack, a bag that verifies, with its report.
     const copied = shown.filter((line) => line.type === "evidence-copied");

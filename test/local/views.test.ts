@@ -1,6 +1,6 @@
 import type { Observation } from "@fleet-alerts/core";
 import { describe, expect, it } from "vitest";
-import { humanView, statusLine, summaryLine } from "../../packages/local/src/human-view.js";
+import { humanView, routeText, statusLine, summaryLine } from "../../packages/local/src/human-view.js";
 import { jsonLine } from "../../packages/local/src/json-view.js";
 import { emptyTotals, type LocalLine, reporting, tally } from "../../packages/local/src/report.js";
 
@@ -143,9 +143,46 @@ describe("the local mode's views", () => {
     const progress = lines.find((line) => line.type === "evidence-progress") as LocalLine;
     expect(humanView(progress, totals, "")).toEqual({ status: "fetching evidence/y/ch1.mp4: 0.0/0.0 MB" });
     expect(humanView(alert, totals, "t").print).toBe(
-      "t ALERT [critical] gsensor #1002 TR-AE 6733 (no driver) at position unknown, speed unknown\n         SMS: CRITICAL GSensor - TR-AE 6733",
+      "t ALERT [critical] gsensor #1002 TR-AE 6733 (no driver) at position unknown, speed unknown\n         local\n         SMS: CRITICAL GSensor - TR-AE 6733",
     );
     expect(JSON.parse(jsonLine(alert) as string)).toMatchObject({ position: null, speedKmh: null });
+  });
+
+  it("shows each alert's account and the groups it went to, held or not; --json carries them as observed", () => {
+    const alert = lines[2] as Extract<Observation, { type: "alert-published" }>;
+    const routed = {
+      ...alert,
+      account: "north",
+      groups: ["north-depot", "night-shift"],
+      held: ["ops-digest"],
+    };
+    expect(humanView(routed, emptyTotals(), "t").print?.split("\n")[1]).toBe(
+      "         north · to north-depot, night-shift (held: ops-digest)",
+    );
+    expect(routeText({ account: "south", groups: [], held: ["night-shift"] })).toBe(
+      "south · to no group now (held: night-shift)",
+    );
+    expect(routeText({ account: "south", groups: [], held: [] })).toBe("south · unrouted (to ops)");
+    expect(JSON.parse(jsonLine(routed) as string)).toMatchObject({
+      account: "north",
+      groups: ["north-depot", "night-shift"],
+      held: ["ops-digest"],
+    });
+    // Who got what: a line per message a recipient's subscription received.
+    expect(
+      humanView(
+        {
+          type: "notified",
+          channel: "email",
+          recipient: "north.manager@example.test",
+          kind: "alert",
+          alertId: "north:1002:gsensor",
+          subject: "CRITICAL GSensor",
+        },
+        emptyTotals(),
+        "t",
+      ).print,
+    ).toBe("t TO north.manager@example.test (email): CRITICAL GSensor [north:1002:gsensor]");
   });
 
   it("shows where the vehicle was at the event, where that came from, and its speed", () => {

@@ -21,14 +21,21 @@ export function humanView(line: LocalLine, totals: LocalTotals, time: string): H
       return {
         print: [
           line.simulated
-            ? `fleet-alerts, locally: ${line.devices} simulated devices at ${line.speed}x (simulator ${line.deviceCloud}), AWS emulated on 127.0.0.1.`
-            : `fleet-alerts, locally: the device cloud at ${line.deviceCloud} (read-only), AWS emulated on 127.0.0.1.`,
+            ? `fleet-alerts, locally: ${line.accounts.length} simulated fleet(s) of ${line.devices} devices at ${line.speed}x, AWS emulated on 127.0.0.1.`
+            : `fleet-alerts, locally: a real device cloud (read-only), AWS emulated on 127.0.0.1.`,
+          ...line.accounts.map((account) => `  account ${account.id}: ${account.deviceCloud}`),
+          `Groups: ${line.groups.names.join(", ")} (${line.groups.file}).`,
+          ...(line.webhook ? [webhookText(line.webhook)] : []),
           `Incident pages are served at ${line.incident} (links: ${line.incident}/i/<token>).`,
           `Alerts, suppressions, Offline checks, acknowledgements, escalations and stored evidence appear below; evidence is copied to ${line.evidenceDir}. Ctrl-C stops.`,
         ].join("\n"),
       };
     case "problem":
       return { print: `${time} PROBLEM ${line.message}` };
+    case "notified":
+      return {
+        print: `${time} TO ${line.recipient} (${line.channel}): ${line.subject ?? line.kind}${line.alertId ? ` [${line.alertId}]` : ""}`,
+      };
     case "evidence-copied":
       return {
         print: [
@@ -53,6 +60,16 @@ export function humanView(line: LocalLine, totals: LocalTotals, time: string): H
     default:
       return { print: `${time} ${observationText(line)}` };
   }
+}
+
+/**
+ * The local webhook target. A secret generated for this run is printed here, the one place the
+ * local mode shows a secret: whoever runs the receiver needs it to verify the signatures.
+ */
+function webhookText(webhook: { target: string; generatedSecret?: string }): string {
+  return webhook.generatedSecret
+    ? `Every alert is also POSTed to the --webhook URL (target ${webhook.target}), signed with this run's generated secret:\n  WEBHOOK_SECRET=${webhook.generatedSecret}\n  (set WEBHOOK_SECRET to choose it)`
+    : `Every alert is also POSTed to the --webhook URL (target ${webhook.target}), signed with WEBHOOK_SECRET.`;
 }
 
 /** One observation as text (poll summaries and stored evidence are shown otherwise). */
@@ -101,7 +118,22 @@ function alertText(alert: ObservationOf<"alert-published">): string {
     ? `${position.lat.toFixed(4)},${position.lng.toFixed(4)} (${position.source})`
     : "position unknown";
   const speed = speedKmh === null ? "speed unknown" : `${Math.round(speedKmh)} km/h`;
-  return `ALERT [${alert.severity}] ${alert.rule} #${alert.serialno} ${vehicleid || "unknown vehicle"} (${drivername || "no driver"}) at ${place}, ${speed}\n         SMS: ${alert.sms}${linkLine(alert.link)}`;
+  return `ALERT [${alert.severity}] ${alert.rule} #${alert.serialno} ${vehicleid || "unknown vehicle"} (${drivername || "no driver"}) at ${place}, ${speed}\n         ${routeText(alert)}\n         SMS: ${alert.sms}${linkLine(alert.link)}`;
+}
+
+/**
+ * Its account and the groups it went to ("north · to north-depot, night-shift (held: ops)"); with
+ * neither, ops' address got it as unrouted. Just the account where nothing routes (no groups file).
+ */
+export function routeText(
+  alert: Pick<ObservationOf<"alert-published">, "account" | "groups" | "held">,
+): string {
+  if (alert.groups === undefined && alert.held === undefined) return alert.account;
+  const groups = alert.groups ?? [];
+  const held = alert.held ?? [];
+  const to =
+    groups.length > 0 ? `to ${groups.join(", ")}` : held.length > 0 ? "to no group now" : "unrouted (to ops)";
+  return `${alert.account} · ${to}${held.length > 0 ? ` (held: ${held.join(", ")})` : ""}`;
 }
 
 /** The incident page a message carried, on a line of its own under it: open it to acknowledge. */

@@ -3,17 +3,30 @@
  * cloud with --base-url), with AWS emulated. Ctrl-C or --duration stops it with a summary. The
  * live view by default; with --json, one JSON object per line on stdout.
  */
+
+import { loadGroupsFile } from "@fleet-alerts/core/routing";
 import { InvalidRulesError, loadRulesFile } from "@fleet-alerts/core/rules";
 import { askHidden } from "@fleet-alerts/functions/prompt";
 import { EVENT_COORDINATES, type EventCoordinates } from "@fleet-alerts/simulator";
 import { Command, InvalidArgumentError, Option } from "commander";
+import {
+  DEFAULT_ACCOUNT_COUNT,
+  REAL_ACCOUNT_ID,
+  SIMULATED_ACCOUNT_IDS,
+  simulatedAccountIds,
+} from "./accounts.js";
+import { DEFAULT_GROUPS_FILE, forAccounts, withWebhookTarget } from "./groups.js";
 import { humanView } from "./human-view.js";
 import { jsonLine } from "./json-view.js";
 import { type LocalOptions, startLocalPipeline } from "./pipeline.js";
 import { failures, type LocalLine, type LocalTotals } from "./report.js";
+import { localWebhookUrl, webhookSecret } from "./webhook.js";
 
 interface CliOptions {
   devices: number;
+  accounts: string[];
+  groups?: string;
+  webhook?: string;
   seed: number;
   speed: number;
   pollEvery: number;
@@ -34,18 +47,47 @@ const positive = (value: string) => {
   return number;
 };
 
+/** `--accounts <count>`: that many simulated fleets, named in order (north, south, ...). */
+const accountCount = (value: string) => {
+  try {
+    return simulatedAccountIds(Number(value));
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+};
+
+const webhookUrl = (value: string) => {
+  try {
+    return localWebhookUrl(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+};
+
 const program = new Command()
   .name("npm start --")
   .description(
     "Run the whole fleet-alerts pipeline locally: device-cloud simulator, emulated AWS, the real handlers",
   )
-  .option("--devices <count>", "simulated devices", positive, 20)
+  .option(
+    "--accounts <count>",
+    `simulated fleets, each a device-cloud account of its own (${SIMULATED_ACCOUNT_IDS.join(", ")})`,
+    accountCount,
+    simulatedAccountIds(DEFAULT_ACCOUNT_COUNT),
+  )
+  .option("--devices <count>", "simulated devices per fleet", positive, 10)
   .option("--seed <seed>", "simulator seed", positive, 1)
   .option("--speed <factor>", "simulated seconds per real second", positive, 60)
   .option("--poll-every <seconds>", "seconds between polls", positive, 2)
   .option("--duration <seconds>", "stop after this many seconds (default: until Ctrl-C)", positive)
   .option("--evidence-dir <dir>", "where stored clips and manifests are copied", ".local/evidence")
   .option("--rules <file>", "a rules file (default: the built-in rules)")
+  .option("--groups <file>", "a groups file: who hears of which alerts (default: config/groups.local.json)")
+  .option(
+    "--webhook <url>",
+    "also POST every alert to this URL, signed with WEBHOOK_SECRET (whsec_...; generated and shown when unset)",
+    webhookUrl,
+  )
   .option("--time-zone <zone>", "the fleet's time zone for messages", "UTC")
   .option(
     "--base-url <url>",
@@ -115,6 +157,17 @@ async function password(baseUrl: string, username: string): Promise<string> {
   return askHidden(`Password of ${username} at ${baseUrl}: `);
 }
 
+/**
+ * The groups the handlers route by: --groups as given, or the default file for the accounts that
+ * run; with --webhook, a group sending every alert to the local webhook target.
+ */
+async function groups(accounts: readonly string[]) {
+  const file = options.groups
+    ? await loadGroupsFile(options.groups)
+    : forAccounts(await loadGroupsFile(DEFAULT_GROUPS_FILE), accounts);
+  return options.webhook ? withWebhookTarget(file) : file;
+}
+
 async function main(): Promise<number> {
   if (options.rules) {
     try {
@@ -128,7 +181,17 @@ async function main(): Promise<number> {
     }
   }
   if (options.baseUrl && !options.username) throw new Error("--base-url needs --username");
+  const accounts = options.baseUrl ? [REAL_ACCOUNT_ID] : options.accounts;
+  // Both refuse what is wrong (listing a groups file's every problem) before anything starts.
+  const routing = await groups(accounts);
+  const secret = options.webhook ? webhookSecret(process.env) : undefined;
   const local: LocalOptions = {
+    ...(!options.baseUrl && { accounts }),
+    groups: routing,
+    ...(options.webhook &&
+      secret && {
+        webhook: { url: options.webhook, secret: secret.secret, secretGenerated: secret.generated },
+      }),
     devices: options.devices,
     seed: options.seed,
     speed: options.speed,

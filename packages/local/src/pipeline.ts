@@ -5,41 +5,63 @@
  * what the handlers observed; stored evidence is also copied to `evidenceDir`.
  */
 import { randomBytes } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Observer, StructuredLogger } from "@fleet-alerts/core";
+import { type GroupsFile, loadGroupsFile } from "@fleet-alerts/core/routing";
 import { createConfirmHandler } from "@fleet-alerts/functions/confirm";
 import { createEscalateHandler } from "@fleet-alerts/functions/escalate";
 import { createEvidenceHandler } from "@fleet-alerts/functions/evidence";
 import { serveIncidentApp } from "@fleet-alerts/functions/incident-server";
 import { createPollHandler } from "@fleet-alerts/functions/poll";
 import { type EventCoordinates, type Simulator, start as startSimulator } from "@fleet-alerts/simulator";
+import { DEFAULT_ACCOUNT_COUNT, passwordEnvOf, REAL_ACCOUNT_ID, simulatedAccountIds } from "./accounts.js";
 import { CONTEXT, deliver, every, runLoops } from "./delivery.js";
 import { type Emulators, startEmulators } from "./emulators.js";
 import { copyBag, throttled } from "./evidence-files.js";
+import { DEFAULT_GROUPS_FILE, forAccounts, LOCAL_WEBHOOK_TARGET } from "./groups.js";
+import { subscribeRecipients } from "./recipients-inbox.js";
 import { type LocalLine, type LocalTotals, reporting } from "./report.js";
+import { targetEnv } from "./webhook.js";
 
 export interface LocalOptions {
+  /** Devices per simulated fleet. */
   devices: number;
+  /** The first fleet's seed; each next fleet's is one more (another fleet, other events). */
   seed: number;
+  /**
+   * The simulated fleets, one account and one simulator each (ignored with `deviceCloud`); by
+   * default two, "north" and "south".
+   */
+  accounts?: readonly string[];
   /** Simulated seconds per real second. */
   speed: number;
   pollEverySeconds: number;
   evidenceDir: string;
   rulesFile?: string;
-  /** The groups file; config/groups.local.json (one group hearing of everything) when absent. */
-  groupsFile?: string;
   fleetTimeZone: string;
   /** How the simulator writes events' coordinates ("null" exercises the GPS-track fallback). */
   eventCoordinates?: EventCoordinates;
-  /** A real device cloud instead of the simulator (read-only: the pipeline only reads from it). */
+  /**
+   * A real device cloud instead of the simulators (read-only: the pipeline only reads from it), as
+   * the one account REAL_ACCOUNT_ID.
+   */
   deviceCloud?: { baseUrl: string; username: string; password: string };
+  /**
+   * Who hears of which alerts (groups.ts: --groups, perhaps with --webhook); by default
+   * config/groups.local.json for the accounts that run.
+   */
+  groups?: GroupsFile;
+  /** `--webhook`: where the local webhook target posts, and its `whsec_` secret. */
+  webhook?: { url: string; secret: string; secretGenerated: boolean };
   /** The incident pages' port on 127.0.0.1 (default: any free one). */
   incidentPort?: number;
 }
 
 export interface LocalPipeline {
-  simulator?: Simulator;
+  /** The simulated fleets by account id (none with a real device cloud). */
+  simulators: ReadonlyMap<string, Simulator>;
   emulators: Emulators;
   /**
    * Stops every loop, waits for evidence being copied, then stops the simulator and the
@@ -48,43 +70,64 @@ export interface LocalPipeline {
   stop(): Promise<LocalTotals>;
 }
 
-const LOCAL_GROUPS_FILE = fileURLToPath(new URL("../../../config/groups.local.json", import.meta.url));
-
 /** Starts the pipeline; every line it reports goes to `show`, with the totals so far. */
 export async function startLocalPipeline(
   options: LocalOptions,
   show: (line: LocalLine, totals: LocalTotals) => void,
 ): Promise<LocalPipeline> {
   const { report, totals } = reporting(show);
+  const simulated = options.accounts ?? simulatedAccountIds(DEFAULT_ACCOUNT_COUNT);
+  const groups =
+    options.groups ??
+    forAccounts(
+      await loadGroupsFile(DEFAULT_GROUPS_FILE),
+      options.deviceCloud ? [REAL_ACCOUNT_ID] : simulated,
+    );
   const emulators = await startEmulators({ subscribeInbox: false });
-  const simulator = options.deviceCloud
-    ? undefined
-    : await startSimulator({
-        seed: options.seed,
+  const simulators = new Map<string, Simulator>();
+  const accounts: { id: string; baseUrl: string; username: string; password: string }[] = [];
+  // One clock start for all fleets: the handlers live by the first fleet's clock.
+  const clock = { start: new Date(), speed: options.speed };
+  if (options.deviceCloud) accounts.push({ id: REAL_ACCOUNT_ID, ...options.deviceCloud });
+  else {
+    for (const [index, id] of simulated.entries()) {
+      const password = randomBytes(12).toString("base64url");
+      const simulator = await startSimulator({
+        seed: options.seed + index,
         devices: options.devices,
+        // Serial numbers a million apart: which fleet an event came from shows in its number.
+        serialStart: 1_000_000n * BigInt(index + 1),
+        // Each account its own credentials, as separate customers' accounts have.
+        accounts: [{ username: id, password, admin: false }],
         historyHours: 1,
-        clock: { start: new Date(), speed: options.speed },
+        clock,
         ...(options.eventCoordinates && { eventCoordinates: options.eventCoordinates }),
         // Small clips: a minute of video is about 1 MB.
         bitrateBitsPerSecond: 128_000,
       });
-  const cloud = options.deviceCloud ?? {
-    baseUrl: simulator?.url as string,
-    username: "demo",
-    password: "demo",
-  };
+      simulators.set(id, simulator);
+      accounts.push({ id, baseUrl: simulator.url, username: id, password });
+    }
+  }
+  const firstSimulator = [...simulators.values()][0];
+  // The handlers read the groups file (GROUPS_FILE); a run's own copy, as --webhook may add to it.
+  const groupsFolder = await mkdtemp(join(tmpdir(), "fleet-alerts-groups-"));
+  const groupsFile = join(groupsFolder, "groups.json");
+  await writeFile(groupsFile, JSON.stringify(groups, null, 2));
   const env = {
     ...emulators.env(),
-    DEVICE_CLOUD_ACCOUNTS: JSON.stringify([
-      {
-        id: "local",
-        baseUrl: cloud.baseUrl,
-        username: cloud.username,
+    DEVICE_CLOUD_ACCOUNTS: JSON.stringify(
+      accounts.map((account) => ({
+        id: account.id,
+        baseUrl: account.baseUrl,
+        username: account.username,
+        passwordEnv: passwordEnvOf(account.id),
         ...(options.rulesFile && { rulesFile: options.rulesFile }),
-      },
-    ]),
-    DEVICE_CLOUD_PASSWORD: cloud.password,
-    GROUPS_FILE: options.groupsFile ?? LOCAL_GROUPS_FILE,
+      })),
+    ),
+    ...Object.fromEntries(accounts.map((account) => [passwordEnvOf(account.id), account.password])),
+    GROUPS_FILE: groupsFile,
+    ...(options.webhook && targetEnv(LOCAL_WEBHOOK_TARGET, options.webhook)),
     FLEET_TIME_ZONE: options.fleetTimeZone,
     EVIDENCE_GIVE_UP_HOURS: "1",
     CLAIM_SOURCE_ORGANIZATION: "fleet-alerts local mode",
@@ -126,8 +169,8 @@ export async function startLocalPipeline(
     logger: problemLogger(problem),
     observer,
     // The simulator's clock runs `speed` times faster: the handlers live by it, and SQS delays shrink.
-    ...(simulator
-      ? { now: () => simulator.control.now().getTime(), timeScale: options.speed }
+    ...(firstSimulator
+      ? { now: () => firstSimulator.control.now().getTime(), timeScale: options.speed }
       : { now: Date.now, timeScale: 1 }),
     evidenceProgress: throttled((download) => report({ type: "evidence-progress", ...download })),
   };
@@ -148,6 +191,7 @@ export async function startLocalPipeline(
   const evidence = createEvidenceHandler(handlerEnv, overrides);
   const escalate = createEscalateHandler(handlerEnv, overrides);
   const { sqs } = emulators.clients;
+  const inboxes = await subscribeRecipients(emulators, sqs, groups);
   const loops = runLoops(
     [
       // The schedule: the poll handler reports each run's poll-summary itself.
@@ -155,29 +199,41 @@ export async function startLocalPipeline(
       () => deliver(sqs, emulators.queues.confirm, confirm),
       () => deliver(sqs, emulators.queues.evidence, evidence),
       () => deliver(sqs, emulators.queues.escalation, escalate),
+      every(500, async () => {
+        for (const line of await inboxes.read()) report(line);
+      }),
     ],
     (error) => problem(error.message),
   );
 
   report({
     type: "started",
-    deviceCloud: cloud.baseUrl,
-    simulated: simulator !== undefined,
-    ...(simulator && { devices: options.devices, speed: options.speed }),
+    accounts: accounts.map((account) => ({ id: account.id, deviceCloud: account.baseUrl })),
+    simulated: simulators.size > 0,
+    ...(simulators.size > 0 && { devices: options.devices, speed: options.speed }),
     evidenceDir: options.evidenceDir,
     aws: { dynamodb: emulators.endpoints.dynamodb, fauxqs: emulators.endpoints.sqs },
     incident: incident.baseUrl,
+    groups: { file: groupsFile, names: groups.groups.map((group) => group.name) },
+    ...(options.webhook && {
+      webhook: {
+        target: LOCAL_WEBHOOK_TARGET,
+        // The one place a secret is shown: generated for this run, the receiver needs it to verify.
+        ...(options.webhook.secretGenerated && { generatedSecret: options.webhook.secret }),
+      },
+    }),
   });
 
   return {
-    ...(simulator && { simulator }),
+    simulators,
     emulators,
     stop: async () => {
       await loops.stop();
       await incident.close();
       while (copies.size > 0) await Promise.all(copies);
-      await simulator?.close();
+      for (const simulator of simulators.values()) await simulator.close();
       await emulators.close();
+      await rm(groupsFolder, { recursive: true, force: true });
       report({ type: "local-summary", ...totals() });
       return totals();
     },

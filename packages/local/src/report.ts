@@ -4,6 +4,7 @@
  * fed the same lines and the same totals, so they cannot disagree.
  */
 import { type Observation, type ObservationType, observationSchema } from "@fleet-alerts/core";
+import type { Notified } from "./recipients-inbox.js";
 
 /** A clip copied from the emulated evidence bucket to the evidence folder. */
 export interface CopiedClip {
@@ -16,9 +17,10 @@ export interface CopiedClip {
 export type LocalOwnLine =
   | {
       type: "started";
-      /** The simulator's URL, or the real device cloud's. */
-      deviceCloud: string;
+      /** Each account polled: its simulator's URL, or the real device cloud's. */
+      accounts: { id: string; deviceCloud: string }[];
       simulated: boolean;
+      /** Per simulated fleet. */
       devices?: number;
       speed?: number;
       evidenceDir: string;
@@ -26,8 +28,17 @@ export type LocalOwnLine =
       aws: { dynamodb: string; fauxqs: string };
       /** The incident pages' base URL on 127.0.0.1: links are `<incident>/i/<token>`. */
       incident: string;
+      /** The groups file the handlers route by (GROUPS_FILE), with the local webhook's group if any. */
+      groups: { file: string; names: string[] };
+      /**
+       * `--webhook`: the target's name, and its signing secret only when it was generated for this
+       * run (the receiver needs it to verify); one set in WEBHOOK_SECRET is never shown.
+       */
+      webhook?: { target: string; generatedSecret?: string };
     }
   | { type: "problem"; message: string }
+  /** Local only: a message a recipient's subscription received (who got what). */
+  | Notified
   /** Local only: the stored evidence of an `evidence-stored`, now also in the evidence folder. */
   | {
       type: "evidence-copied";
