@@ -9,6 +9,7 @@ import { CreateTopicCommand, SNSClient, SubscribeCommand } from "@aws-sdk/client
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { EVIDENCE_MAX_RECEIVES } from "@fleet-alerts/core/evidence";
+import { WEBHOOK_MAX_RECEIVES } from "@fleet-alerts/core/webhooks";
 import { forkServers, startInProcess } from "./emulator-host.js";
 import { REGION } from "./emulator-servers.js";
 import { type InboxMessage, type ReadOptions, readQueue } from "./notifications.js";
@@ -48,12 +49,22 @@ export interface Emulators {
   topicArn: string;
   /** Escalated alerts; each message's `level` attribute says to which level's people. */
   escalationTopicArn: string;
+  /** The ops topic: alarms in a deployed stage; here, a webhook target disabled by a 410. */
+  opsTopicArn: string;
   /**
    * Queue URLs. evidence redrives to evidenceDlq after EVIDENCE_MAX_RECEIVES receives, as deployed;
    * inbox is subscribed to the topic unless `subscribeInbox` is false; escalation holds the delayed
    * escalation jobs.
    */
-  queues: { evidence: string; evidenceDlq: string; confirm: string; escalation: string; inbox: string };
+  queues: {
+    evidence: string;
+    evidenceDlq: string;
+    confirm: string;
+    escalation: string;
+    webhook: string;
+    webhookDlq: string;
+    inbox: string;
+  };
   /** The evidence bucket (created; reach it path-style). */
   bucket: string;
   /** Where the evidence function stages and verifies clips before copying them into `bucket`. */
@@ -118,6 +129,10 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
       new CreateTopicCommand({ Name: "fleet-alerts-test-escalation" }),
     );
     if (!escalationTopicArn) throw new Error("CreateTopic returned no TopicArn");
+    const { TopicArn: opsTopicArn } = await sns.send(
+      new CreateTopicCommand({ Name: "fleet-alerts-test-ops" }),
+    );
+    if (!opsTopicArn) throw new Error("CreateTopic returned no TopicArn");
 
     const queueArn = async (url: string) => {
       const { Attributes } = await sqs.send(
@@ -156,6 +171,13 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
     });
     const confirm = await createQueue("confirm");
     const escalation = await createQueue("escalation");
+    const webhookDlq = await createQueue("webhook-dlq");
+    const webhook = await createQueue("webhook", {
+      RedrivePolicy: JSON.stringify({
+        deadLetterTargetArn: await queueArn(webhookDlq),
+        maxReceiveCount: WEBHOOK_MAX_RECEIVES,
+      }),
+    });
     const inbox = await createQueue("inbox");
     if (options.subscribeInbox !== false) await subscribe(inbox);
 
@@ -170,7 +192,7 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
       sqs: servers.fauxqs,
       s3: servers.fauxqs,
     };
-    const queues = { evidence, evidenceDlq, confirm, escalation, inbox };
+    const queues = { evidence, evidenceDlq, confirm, escalation, webhook, webhookDlq, inbox };
     return {
       region: REGION,
       credentials: { ...CREDENTIALS },
@@ -179,6 +201,7 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
       tableName,
       topicArn,
       escalationTopicArn,
+      opsTopicArn,
       queues,
       bucket,
       stagingBucket,
@@ -197,6 +220,9 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
         CONFIRM_QUEUE_URL: confirm,
         ESCALATION_TOPIC_ARN: escalationTopicArn,
         ESCALATION_QUEUE_URL: escalation,
+        WEBHOOK_QUEUE_URL: webhook,
+        WEBHOOK_DLQ_URL: webhookDlq,
+        OPS_TOPIC_ARN: opsTopicArn,
         EVIDENCE_BUCKET: bucket,
         EVIDENCE_STAGING_BUCKET: stagingBucket,
       }),

@@ -14,7 +14,9 @@ import { createConfirmHandler } from "@fleet-alerts/functions/confirm";
 import { createEscalateHandler } from "@fleet-alerts/functions/escalate";
 import { createEvidenceHandler } from "@fleet-alerts/functions/evidence";
 import { serveIncidentApp } from "@fleet-alerts/functions/incident-server";
+import { createNoticesHandler } from "@fleet-alerts/functions/notices";
 import { createPollHandler } from "@fleet-alerts/functions/poll";
+import { createWebhookHandler } from "@fleet-alerts/functions/webhook";
 import { type EventCoordinates, type Simulator, start as startSimulator } from "@fleet-alerts/simulator";
 import { DEFAULT_ACCOUNT_COUNT, passwordEnvOf, REAL_ACCOUNT_ID, simulatedAccountIds } from "./accounts.js";
 import { CONTEXT, deliver, every, runLoops } from "./delivery.js";
@@ -128,6 +130,8 @@ export async function startLocalPipeline(
     ...Object.fromEntries(accounts.map((account) => [passwordEnvOf(account.id), account.password])),
     GROUPS_FILE: groupsFile,
     ...(options.webhook && targetEnv(LOCAL_WEBHOOK_TARGET, options.webhook)),
+    // The local mode's receivers may be plain http on this machine (never set in a deployed stage).
+    WEBHOOK_ALLOW_LOOPBACK_HTTP: "1",
     FLEET_TIME_ZONE: options.fleetTimeZone,
     EVIDENCE_GIVE_UP_HOURS: "1",
     CLAIM_SOURCE_ORGANIZATION: "fleet-alerts local mode",
@@ -190,6 +194,8 @@ export async function startLocalPipeline(
   const confirm = createConfirmHandler(handlerEnv, overrides);
   const evidence = createEvidenceHandler(handlerEnv, overrides);
   const escalate = createEscalateHandler(handlerEnv, overrides);
+  const webhook = createWebhookHandler(handlerEnv, overrides);
+  const notices = createNoticesHandler(handlerEnv, overrides);
   const { sqs } = emulators.clients;
   const inboxes = await subscribeRecipients(emulators, sqs, groups);
   const loops = runLoops(
@@ -199,6 +205,9 @@ export async function startLocalPipeline(
       () => deliver(sqs, emulators.queues.confirm, confirm),
       () => deliver(sqs, emulators.queues.evidence, evidence),
       () => deliver(sqs, emulators.queues.escalation, escalate),
+      () => deliver(sqs, emulators.queues.webhook, webhook),
+      // Every 5 minutes deployed; here every 5 simulated minutes, at least once a real second.
+      every(Math.max(1000, 300_000 / overrides.timeScale), () => notices({}, CONTEXT)),
       every(500, async () => {
         for (const line of await inboxes.read()) report(line);
       }),
