@@ -34,6 +34,8 @@ export default defineConfig({
           pool: "forks",
           fileParallelism: false,
           testTimeout: 120_000,
+          // A synth in beforeAll takes 10-20 s, more on a loaded runner.
+          hookTimeout: 180_000,
         },
       },
     ],
