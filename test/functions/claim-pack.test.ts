@@ -134,7 +134,7 @@ describe("an alert's claim pack, as an insurer receives it", () => {
     await independentlyValid(folder);
     const info = await readFile(join(folder, "bag-info.txt"), "utf8");
     expect(info).toMatch(/^Source-Organization: Example Fleet Ltd$/m);
-    expect(info).toMatch(/^External-Identifier: main:\d+:shock$/m);
+    expect(info).toMatch(/^External-Identifier: east:\d+:shock$/m);
     // openssl, not our code, accepts the token over the tag manifest, and refuses it over anything else.
     const opensslVerify = (data: string) =>
       run("openssl", [

@@ -56,7 +56,7 @@ async function publishedCrash(): Promise<string> {
   const [summary] = await poll({}, CONTEXT);
   expect(summary).toMatchObject({ alertsPublished: 1 });
   await pipeline.emulators.readInbox({ atLeast: 1 }); // the alert itself
-  return `main:${event.serialno}:crash`;
+  return `north:${event.serialno}:crash`;
 }
 
 /** Delivers the escalation queue's jobs to the escalate handler (each `times` in one batch) until it is empty. */

@@ -133,7 +133,7 @@ describe("evidence through the SQS handler", () => {
     expect(text).not.toContain(hashPassword("demo"));
     // Nothing is left in staging, and the alert record knows where the evidence is.
     expect(await keysUnder(emulators.stagingBucket)).toEqual([]);
-    expect(await alerts.get("main", serialno, "shock")).toMatchObject({
+    expect(await alerts.get("east", serialno, "shock")).toMatchObject({
       evidenceStatus: "stored",
       evidenceKeys: [
         `${prefix}manifest.json`,
@@ -184,7 +184,7 @@ describe("evidence through the SQS handler", () => {
     expect(await deliver([old.job])).toEqual([]);
     // No video, but a bag all the same: the event, the track, and the report saying why.
     expect(await keysUnder(emulators.bucket, old.prefix)).toEqual(bagKeys(old.prefix, "track.geojson"));
-    expect(await alerts.get("main", old.serialno, "shock")).toMatchObject({ evidenceStatus: "unavailable" });
+    expect(await alerts.get("east", old.serialno, "shock")).toMatchObject({ evidenceStatus: "unavailable" });
     const notices = (await emulators.readInbox({ atLeast: 1 })).filter(
       (message) => message.attributes.alert_id?.value === old.job.alertId,
     );
@@ -233,7 +233,7 @@ describe("evidence through the SQS handler", () => {
     await emulators.clients.documents.send(
       new UpdateCommand({
         TableName: emulators.tableName,
-        Key: { pk: keys.account("main"), sk: keys.alert(serialno, "shock") },
+        Key: { pk: keys.account("east"), sk: keys.alert(serialno, "shock") },
         UpdateExpression: "SET #route = :route",
         ExpressionAttributeNames: { "#route": "route" },
         ExpressionAttributeValues: { ":route": route },
@@ -280,7 +280,7 @@ describe("evidence through the SQS handler", () => {
     const { job, serialno } = await jobFor({ minutesAgo: 70, before: 30, after: 30, channels: [1] });
     simulator.control.faults.add({ endpoint: "dlplayback", kind: "status500" });
     expect(await deliver([job], 5)).toEqual(["m0"]);
-    expect(await alerts.get("main", serialno, "shock")).toMatchObject({ evidenceStatus: "failed" });
+    expect(await alerts.get("east", serialno, "shock")).toMatchObject({ evidenceStatus: "failed" });
   });
 });
 
@@ -332,7 +332,7 @@ describe("the track beside the clips", () => {
       0.05,
     );
 
-    expect(await alerts.get("main", serialno, "shock")).toMatchObject({
+    expect(await alerts.get("east", serialno, "shock")).toMatchObject({
       evidenceKeys: [`${prefix}manifest.json`, `${prefix}data/ch1.mp4`, `${prefix}data/event.json`, key],
     });
     expect(text).not.toContain(hashPassword("demo"));

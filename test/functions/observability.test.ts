@@ -14,8 +14,8 @@ function recordingLogger() {
 }
 
 const ids = {
-  account: "main",
-  alertId: "main:1004372:shock",
+  account: "east",
+  alertId: "east:1004372:shock",
   serialno: "1004372",
   rule: "shock",
   deviceid: "0091251431",
@@ -31,7 +31,7 @@ describe("observations in Lambda", () => {
       body: {
         kind: "alert",
         alertId: ids.alertId,
-        account: "main",
+        account: "east",
         ruleId: "shock",
         severity: "critical",
         eventCode: 16,
@@ -111,7 +111,7 @@ describe("observations in Lambda", () => {
     ],
     [{ type: "evidence-timestamp-failed", ...ids, reason: "timeout", attempt: 8, final: true }, "error"],
     [{ type: "evidence-timestamp-failed", ...ids, reason: "timeout", attempt: 1, final: false }, "warn"],
-    [{ type: "event-rejected", account: "main", issues: [{ path: "eventtime", message: "bad" }] }, "warn"],
+    [{ type: "event-rejected", account: "east", issues: [{ path: "eventtime", message: "bad" }] }, "warn"],
     [{ type: "alert-suppressed", ...ids, suppressedSoFar: 2 }, "info"],
     [{ type: "offline-cancelled", ...ids, reason: "online-again" }, "info"],
   ])("log %o at the level its consequence calls for", (observation, level) => {
@@ -132,7 +132,7 @@ describe("handlers in Lambda", () => {
     logger.setLogLevel("INFO");
     try {
       const handler = lambdaHandler(async (_event: unknown, _context: Partial<Context>) => {
-        logger.appendKeys({ account: "main", alertId: "main:7:shock", serialno: "7" });
+        logger.appendKeys({ account: "east", alertId: "east:7:shock", serialno: "7" });
         logger.info("working");
       });
       await handler({}, { awsRequestId: "request-1", functionName: "fleet-alerts-evidence" });
@@ -146,8 +146,8 @@ describe("handlers in Lambda", () => {
       message: "working",
       function_request_id: "request-1",
       function_name: "fleet-alerts-evidence",
-      account: "main",
-      alertId: "main:7:shock",
+      account: "east",
+      alertId: "east:7:shock",
       serialno: "7",
     });
     expect(after).toMatchObject({ message: "between invocations" });

@@ -83,14 +83,14 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const { sqs, sns } = emulators.clients;
-  dlqUrl = (await sqs.send(new CreateQueueCommand({ QueueName: "webhook-dlq" }))).QueueUrl as string;
+  dlqUrl = (await sqs.send(new CreateQueueCommand({ QueueName: "webhook-test-dlq" }))).QueueUrl as string;
   const { Attributes } = await sqs.send(
     new GetQueueAttributesCommand({ QueueUrl: dlqUrl, AttributeNames: ["QueueArn"] }),
   );
   queueUrl = (
     await sqs.send(
       new CreateQueueCommand({
-        QueueName: "webhook",
+        QueueName: "webhook-test",
         Attributes: {
           RedrivePolicy: JSON.stringify({
             deadLetterTargetArn: Attributes?.QueueArn,

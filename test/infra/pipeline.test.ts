@@ -239,8 +239,9 @@ describe("functions", () => {
       MaximumEventAgeInSeconds: 60,
       MaximumRetryAttempts: 0,
     });
+    // One per account, and the notices function's every 5 minutes.
     const rules = ofType("AWS::Events::Rule").map(([, rule]) => rule.Properties);
-    expect(rules).toHaveLength(2);
+    expect(rules).toHaveLength(3);
     for (const account of ["north", "south"])
       template.hasResourceProperties("AWS::Events::Rule", {
         ScheduleExpression: "rate(1 minute)",
@@ -456,6 +457,7 @@ describe("alarms and dashboard", () => {
       "EscalationDlqNotEmpty",
       "EvidenceDlqNotEmpty",
       "EvidenceFailures",
+      "NoticesErrors",
       "PollerErrors",
       "RejectedEvents",
       "SmsSpend",

@@ -143,7 +143,7 @@ describe("the local mode's views", () => {
     const progress = lines.find((line) => line.type === "evidence-progress") as LocalLine;
     expect(humanView(progress, totals, "")).toEqual({ status: "fetching evidence/y/ch1.mp4: 0.0/0.0 MB" });
     expect(humanView(alert, totals, "t").print).toBe(
-      "t ALERT [critical] gsensor #1002 TR-AE 6733 (no driver) at position unknown, speed unknown\n         local\n         SMS: CRITICAL GSensor - TR-AE 6733",
+      "t ALERT [critical] gsensor #1002 TR-AE 6733 (no driver) at position unknown, speed unknown\n         local · to everyone\n         SMS: CRITICAL GSensor - TR-AE 6733",
     );
     expect(JSON.parse(jsonLine(alert) as string)).toMatchObject({ position: null, speedKmh: null });
   });

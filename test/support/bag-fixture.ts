@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
  * shares no code with the production writer or the verifier, so that each checks the other.
  */
 
-export const FIXTURE_ALERT_ID = "main:1000123:overspeed";
+export const FIXTURE_ALERT_ID = "east:1000123:overspeed";
 
 export interface BagFixtureOptions {
   /** More payload files, by path from the bag root (`data/...`); any name, CR, LF and `%` included. */
@@ -47,7 +47,7 @@ export async function writeBagFixture(root: string, options: BagFixtureOptions =
     ["bagit.txt", utf8("BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n")],
     ["bag-info.txt", utf8(`${[...BAG_INFO, `Payload-Oxum: ${payloadOctets}.${payload.size}`].join("\n")}\n`)],
     ["manifest-sha256.txt", manifestOf(payload)],
-    ["manifest.json", utf8('{"alertId":"main:1000123:overspeed","clips":[]}\n')],
+    ["manifest.json", utf8('{"alertId":"east:1000123:overspeed","clips":[]}\n')],
     ["report.html", utf8('<!doctype html><title>Claim</title><video src="data/ch1.mp4"></video>\n')],
   ]);
   const written = new Map([...payload, ...tagFiles, ["tagmanifest-sha256.txt", manifestOf(tagFiles)]]);

@@ -54,8 +54,8 @@ export function claimReportModel(
   }));
   return {
     alert: {
-      alertId: "main:1000123:overspeed:88412",
-      account: "main",
+      alertId: "east:1000123:overspeed:88412",
+      account: "east",
       ruleId: "overspeed-city",
       severity: "high",
     },

@@ -62,7 +62,7 @@ export async function startEvidenceHarness(options: {
   const env = {
     ...emulators.env(),
     DEVICE_CLOUD_ACCOUNTS: JSON.stringify([
-      { id: "main", baseUrl: simulator.url, username: "demo", timeoutMs: 500, playbackTimeoutMs: 500 },
+      { id: "east", baseUrl: simulator.url, username: "demo", timeoutMs: 500, playbackTimeoutMs: 500 },
     ]),
     DEVICE_CLOUD_PASSWORD: "demo",
     FLEET_UTC_OFFSET: "+0100",
@@ -85,7 +85,7 @@ export async function startEvidenceHarness(options: {
     const serialno = event.serialno;
     await alerts.record(
       {
-        account: "main",
+        account: "east",
         serialno,
         ruleId: "shock",
         deviceid,
@@ -99,8 +99,8 @@ export async function startEvidenceHarness(options: {
     return {
       job: {
         version: 1 as const,
-        alertId: `main:${serialno}:shock`,
-        account: "main",
+        alertId: `east:${serialno}:shock`,
+        account: "east",
         ruleId: "shock",
         deviceid,
         serialno: serialno.toString(),

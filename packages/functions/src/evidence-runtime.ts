@@ -10,8 +10,24 @@ import { SqsSender } from "@fleet-alerts/core/queue";
 import { derivedShareToken } from "@fleet-alerts/core/share";
 import { logger, logObserver } from "./observability.js";
 import { awsClientConfig, deviceCloudClients, type RuntimeOverrides, tableRef } from "./runtime.js";
+import { perAccount, withSecrets } from "./secrets.js";
 
 export type EvidenceRuntime = ReturnType<typeof buildEvidenceRuntime>;
+
+/**
+ * The evidence function's runtime of each account. A configuration error fails every invocation at
+ * once, before any account's secrets are read; each job names its account (a claim pack's alert id
+ * does), whose secrets are read on its first job in the container.
+ */
+export function evidenceRuntimes(
+  env: Readonly<Record<string, string | undefined>>,
+  options: RuntimeOverrides,
+) {
+  parseEnv(evidenceEnvSchema.omit({ DEVICE_CLOUD_ACCOUNTS: true }), env);
+  return perAccount((account) =>
+    withSecrets(env, [account]).then((resolved) => buildEvidenceRuntime(resolved, options)),
+  );
+}
 
 /** What the evidence function needs, built once per container from its environment. */
 export function buildEvidenceRuntime(

@@ -1,4 +1,3 @@
-import { evidenceEnvSchema, parseEnv } from "@fleet-alerts/core/config";
 import {
   claimPackJobSchema,
   collectEvidence,
@@ -8,10 +7,9 @@ import {
 import { parseAlertId } from "@fleet-alerts/core/share";
 import { buildClaimPackZip } from "./claim-pack/build-zip.js";
 import { handleEvidenceFailure } from "./evidence-failure.js";
-import { buildEvidenceRuntime } from "./evidence-runtime.js";
+import { evidenceRuntimes } from "./evidence-runtime.js";
 import { logger } from "./observability.js";
 import type { RuntimeOverrides } from "./runtime.js";
-import { perAccount, withSecrets } from "./secrets.js";
 import { sqsRecordHandler } from "./sqs-handler.js";
 
 /**
@@ -25,15 +23,7 @@ export function createEvidenceHandler(
   options: RuntimeOverrides = {},
 ) {
   return sqsRecordHandler(
-    async () => {
-      // A configuration error fails every invocation at once, before any account's secrets are read.
-      parseEnv(evidenceEnvSchema.omit({ DEVICE_CLOUD_ACCOUNTS: true }), env);
-      // Each job names its account (a claim pack's alert id does), whose secrets are read on its
-      // first job in the container.
-      return perAccount((account) =>
-        withSecrets(env, [account]).then((resolved) => buildEvidenceRuntime(resolved, options)),
-      );
-    },
+    async () => evidenceRuntimes(env, options),
     async (record, runtimeFor) => {
       const message: unknown = JSON.parse(record.body);
       if (isClaimPackMessage(message)) {

@@ -42,7 +42,7 @@ async function recordedAlert(linkBaseUrl?: string): Promise<AlertRecord> {
   serial += 1n;
   await alerts.record(
     newAlertRecord({
-      account: "main",
+      account: "east",
       event: eventAt("2026-03-29T01:30:00.000Z", { serialno: serial.toString() }),
       rule: gsensor,
       status: "pending",
@@ -54,7 +54,7 @@ async function recordedAlert(linkBaseUrl?: string): Promise<AlertRecord> {
     }),
     NOW,
   );
-  return (await alerts.get("main", serial, gsensor.id)) as AlertRecord;
+  return (await alerts.get("east", serial, gsensor.id)) as AlertRecord;
 }
 
 /** The SNS publisher, recording what it sent; it fails before sending while `failures` lasts. */
@@ -137,7 +137,7 @@ describe("an alert's incident link", () => {
       expiresAtMs: NOW + 72 * HOUR_MS,
     });
     expect(await shares.resolve(tokenOf(link), NOW + 72 * HOUR_MS)).toBeUndefined();
-    expect((await alerts.get("main", record.serialno, record.ruleId))?.status).toBe("published");
+    expect((await alerts.get("east", record.serialno, record.ruleId))?.status).toBe("published");
     expect(await tableText()).not.toContain(tokenOf(link));
   });
 
@@ -146,7 +146,7 @@ describe("an alert's incident link", () => {
     const { publisher, sent } = recordingPublisher(1);
     await expect(deliver(record, { publisher }).done).rejects.toThrow("crash before publishing");
     expect(await shares.list(record.alertId, NOW)).toHaveLength(1); // granted, not sent
-    const stored = (await alerts.get("main", record.serialno, record.ruleId)) as AlertRecord;
+    const stored = (await alerts.get("east", record.serialno, record.ruleId)) as AlertRecord;
     expect(stored.status).toBe("pending");
     const replay = deliver(stored, { publisher });
     await replay.done;
@@ -165,14 +165,14 @@ describe("an alert's incident link", () => {
     await expect(deliver(record, { publisher, alerts: crashingOnMark(1) }).done).rejects.toThrow(
       "crash before marking",
     );
-    const stored = (await alerts.get("main", record.serialno, record.ruleId)) as AlertRecord;
+    const stored = (await alerts.get("east", record.serialno, record.ruleId)) as AlertRecord;
     expect(stored.status).toBe("pending");
     expect(stored.message?.sms).toContain("/i/{token}"); // the record keeps the slot, never the token
     await deliver(stored, { publisher }).done;
     // The documented window: the topic got it twice, the same link both times.
     expect(sent).toHaveLength(2);
     expect(sent[1]?.message).toEqual(sent[0]?.message);
-    expect((await alerts.get("main", record.serialno, record.ruleId))?.status).toBe("published");
+    expect((await alerts.get("east", record.serialno, record.ruleId))?.status).toBe("published");
     expect(await shares.list(record.alertId, NOW)).toHaveLength(1);
     const token = /\/i\/([A-Za-z0-9_-]{22})$/.exec(sent[0]?.message.sms ?? "")?.[1] as string;
     expect(await tableText()).not.toContain(token);

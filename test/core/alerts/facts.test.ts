@@ -8,8 +8,8 @@ describe("alert facts", () => {
     const { clock, ...facts } = factsOf({ suppressedBefore: 3 });
     expect(clock.short(facts.eventMs)).toBe("29 Mar 03:30 UTC+2");
     expect(facts).toEqual({
-      alertId: "main:1000123:gsensor",
-      account: "main",
+      alertId: "east:1000123:gsensor",
+      account: "east",
       ruleId: "gsensor",
       ruleDescription: "G-sensor triggered: harsh braking, impact or collision",
       severity: "critical",

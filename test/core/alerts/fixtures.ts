@@ -47,8 +47,8 @@ export const INCIDENT_AT_EVENT: IncidentContext = {
  */
 export function context(overrides: Partial<AlertContext> = {}): AlertContext {
   const base = {
-    alertId: "main:1000123:gsensor",
-    account: "main",
+    alertId: "east:1000123:gsensor",
+    account: "east",
     event: eventAt("2026-03-29T01:30:00.000Z"),
     rule: gsensor,
     suppressedBefore: 0,

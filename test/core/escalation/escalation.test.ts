@@ -129,7 +129,7 @@ describe("acknowledgement", () => {
     expect(alert.of("alert-acknowledged")).toEqual([
       {
         type: "alert-acknowledged",
-        account: "main",
+        account: "east",
         alertId: alert.alert.alertId,
         serialno: alert.key.serialno.toString(),
         rule: "crash",

@@ -100,7 +100,7 @@ export async function firedAlert(harness: EscalationHarness, rule: Rule) {
   const event = eventAt("2026-03-29T01:30:00.000Z", { serialno: serial.toString() });
   await harness.alerts.record(
     newAlertRecord({
-      account: "main",
+      account: "east",
       event,
       rule,
       status: "pending",
@@ -111,7 +111,7 @@ export async function firedAlert(harness: EscalationHarness, rule: Rule) {
     }),
     now(),
   );
-  const record = await harness.alerts.get("main", serial, rule.id);
+  const record = await harness.alerts.get("east", serial, rule.id);
   const deliveryDeps = {
     alerts: harness.alerts,
     publisher: new SnsAlertPublisher(harness.emulators.clients.sns, harness.emulators.topicArn),
@@ -135,10 +135,10 @@ export async function firedAlert(harness: EscalationHarness, rule: Rule) {
     observer,
     now,
   };
-  const key = { account: "main", serialno: serial, ruleId: rule.id };
+  const key = { account: "east", serialno: serial, ruleId: rule.id };
   return {
     key,
-    alert: { ...key, alertId: `main:${serial}:${rule.id}`, deviceid: event.deviceid },
+    alert: { ...key, alertId: `east:${serial}:${rule.id}`, deviceid: event.deviceid },
     clock,
     queue,
     deps,

@@ -13,7 +13,7 @@ import { FIRED_AT_MS, ruleWith } from "./harness.js";
 async function publishedRecord(alerts: FakeAlertRecords, escalate?: unknown): Promise<AlertRecord> {
   const rule = ruleWith(escalate);
   const record = newAlertRecord({
-    account: "main",
+    account: "east",
     event: eventAt("2026-03-29T01:30:00.000Z"),
     rule,
     status: "pending",
@@ -23,9 +23,9 @@ async function publishedRecord(alerts: FakeAlertRecords, escalate?: unknown): Pr
     fleetTimeZone: "Europe/Berlin",
   });
   await alerts.record(record, FIRED_AT_MS);
-  const stored = (await alerts.get("main", record.serialno, rule.id)) as AlertRecord;
+  const stored = (await alerts.get("east", record.serialno, rule.id)) as AlertRecord;
   await alerts.markPublished(stored, "m-1", FIRED_AT_MS, FAKE_ROUTE);
-  return (await alerts.get("main", record.serialno, rule.id)) as AlertRecord;
+  return (await alerts.get("east", record.serialno, rule.id)) as AlertRecord;
 }
 
 describe("scheduling escalations after publishing", () => {
@@ -41,7 +41,7 @@ describe("scheduling escalations after publishing", () => {
       {
         version: 1,
         alertId: record.alertId,
-        account: "main",
+        account: "east",
         serialno: record.serialno.toString(),
         ruleId: "crash",
         level: 1,

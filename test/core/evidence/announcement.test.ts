@@ -9,8 +9,8 @@ const GSM_SAFE_ASCII = /^[\x20-\x5a\x5f\x61-\x7a]*$/;
 function jobFor(deviceid: string) {
   return evidenceJobSchema.parse({
     version: 1,
-    alertId: "main:1000123:gsensor",
-    account: "main",
+    alertId: "east:1000123:gsensor",
+    account: "east",
     ruleId: "gsensor",
     deviceid,
     serialno: "1000123",
@@ -27,14 +27,14 @@ const clip = { channel: 1, bytes: 1024, sha256: "0".repeat(64) };
 const manifest = {
   coverage: { totalMinutes: 2, recordedMinutes: 2, partial: false, missing: [] },
   clips: [
-    { ...clip, key: "evidence/main/1000123/ch1.mp4" },
-    { ...clip, key: "evidence/main/1000123/ch2.mp4", channel: 2 },
+    { ...clip, key: "evidence/east/1000123/ch1.mp4" },
+    { ...clip, key: "evidence/east/1000123/ch2.mp4", channel: 2 },
   ],
 } as unknown as EvidenceManifest;
 const stored = {
   status: "stored" as const,
   bucket: "evidence",
-  manifestKey: "evidence/main/1000123/manifest.json",
+  manifestKey: "evidence/east/1000123/manifest.json",
   manifest,
 };
 const outcomes = [stored, { status: "unavailable" }] as const;
@@ -54,8 +54,8 @@ describe("evidence announcement: the usual case", () => {
   it("names the claim pack and how to pack it for an insurer, for sets that are bags", () => {
     const bagged = { ...stored, manifest: { ...manifest, version: 3 } as EvidenceManifest };
     expect(evidenceAnnouncement(jobFor("0012345678"), bagged).email).toContain(
-      "Claim pack (a BagIt bag; open its report.html): s3://evidence/evidence/main/1000123/\n" +
-        "For an insurer: fleet-alerts evidence pack main:1000123:gsensor --out claim.zip\n",
+      "Claim pack (a BagIt bag; open its report.html): s3://evidence/evidence/east/1000123/\n" +
+        "For an insurer: fleet-alerts evidence pack east:1000123:gsensor --out claim.zip\n",
     );
     expect(evidenceAnnouncement(jobFor("0012345678"), stored).email).not.toContain("Claim pack");
   });

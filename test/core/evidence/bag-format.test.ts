@@ -34,7 +34,7 @@ describe("the claim pack's BagIt texts (RFC 8493)", () => {
     const text = bagInfo(
       {
         sourceOrganization: "Example\nFleet  Ltd",
-        externalIdentifier: "main:1000123:overspeed",
+        externalIdentifier: "east:1000123:overspeed",
         externalDescription: "OverSpeed of device D1",
         baggingMs: Date.parse("2026-11-23T23:30:00-02:00"),
         softwareAgent: "fleet-alerts 0.1.0",
@@ -44,7 +44,7 @@ describe("the claim pack's BagIt texts (RFC 8493)", () => {
     expect(text).toBe(
       [
         "Source-Organization: Example Fleet Ltd",
-        "External-Identifier: main:1000123:overspeed",
+        "External-Identifier: east:1000123:overspeed",
         "External-Description: OverSpeed of device D1",
         "Bagging-Date: 2026-11-24",
         "Bag-Software-Agent: fleet-alerts 0.1.0",

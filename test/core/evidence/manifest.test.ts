@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 const v1 = {
   version: 1,
   status: "complete",
-  alert: { alertId: "main:1:shock", account: "main", ruleId: "shock", severity: "critical" },
+  alert: { alertId: "east:1:shock", account: "east", ruleId: "shock", severity: "critical" },
   event: { serialno: "1", deviceid: "D1" },
   window: { startMs: 0, endMs: 60_000, secondsBefore: 30, secondsAfter: 30, utcOffset: "+0000" },
   coverage: { totalMinutes: 1, recordedMinutes: 1, partial: false, missing: [] },

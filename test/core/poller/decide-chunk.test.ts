@@ -4,7 +4,7 @@ import { type RuleInput, type RuleState, ruleSchema } from "@fleet-alerts/core/r
 import { describe, expect, it } from "vitest";
 
 const NOW = Date.parse("2026-01-05T12:00:00Z");
-const ACCOUNT = "main";
+const ACCOUNT = "east";
 
 const RULES = {
   speed: { id: "speed", events: [13], severity: "warning", cooldownSeconds: 600 },

@@ -17,7 +17,7 @@ import { type FakeDeviceCloud, fakePollerDependencies } from "../../support/fake
 const NOW = Date.parse("2026-01-05T12:00:00Z");
 const T = (secondsBeforeNow: number) => NOW - secondsBeforeNow * 1000;
 const SETTINGS: AccountSettings = {
-  account: "main",
+  account: "east",
   rules: [
     ruleSchema.parse({ id: "speed", events: [13], severity: "warning" }),
     ruleSchema.parse({ id: "shock", events: [16], severity: "critical" }),
@@ -64,7 +64,7 @@ function world(answer: (client: FakeDeviceCloud) => void) {
   client.gpsPoints.set("D1", track("D1", 13.4));
   client.gpsPoints.set("D2", track("D2", 13.5));
   answer(client);
-  void fakes.deps.cursors.advance("main", undefined, 0n, NOW);
+  void fakes.deps.cursors.advance("east", undefined, 0n, NOW);
   return fakes;
 }
 
@@ -141,7 +141,7 @@ describe("alert positions when the GPS history fails", () => {
     "publishes every alert once after %s, placed by the next best source",
     async (_, answer, reason) => {
       const { placed, bodies, summary, observations, deps } = await pollOnce(answer);
-      expect(deps.publisher.acceptedIds()).toEqual(["main:1:speed", "main:2:shock", "main:3:shock"]);
+      expect(deps.publisher.acceptedIds()).toEqual(["east:1:speed", "east:2:shock", "east:3:shock"]);
       // D1's last fix is 10 min after the OverSpeed; D2 has none.
       expect(placed).toEqual({ "1": "last-known", "2": "event", "3": "unknown" });
       expect(bodies.find((body) => body.serialno === "1")).toMatchObject({
@@ -160,11 +160,11 @@ describe("alert positions when the GPS history fails", () => {
         (observation) => observation.type === "gps-history-unavailable",
       );
       expect(unavailable).toEqual([
-        { type: "gps-history-unavailable", account: "main", deviceid: "D1", reason, alerts: 2 },
-        { type: "gps-history-unavailable", account: "main", deviceid: "D2", reason, alerts: 1 },
+        { type: "gps-history-unavailable", account: "east", deviceid: "D1", reason, alerts: 2 },
+        { type: "gps-history-unavailable", account: "east", deviceid: "D2", reason, alerts: 1 },
       ]);
       expect(
-        deps.publisher.accepted.find((alert) => alert.alertId === "main:3:shock")?.message.email,
+        deps.publisher.accepted.find((alert) => alert.alertId === "east:3:shock")?.message.email,
       ).toContain("Position:   unknown (the event had no coordinates, ");
       // A second run finds nothing new to publish.
       await pollAccount(SETTINGS, deps, Number.POSITIVE_INFINITY);
@@ -207,7 +207,7 @@ describe("the cost of positions", () => {
       event(BigInt(index + 1), `D${index % 7}`, 16, T(8000 - index * 10), {}),
     );
     client.events.push(...events);
-    void fakes.deps.cursors.advance("main", undefined, 0n, NOW);
+    void fakes.deps.cursors.advance("east", undefined, 0n, NOW);
     const summary = await pollAccount(SETTINGS, fakes.deps, Number.POSITIVE_INFINITY);
 
     const expected = [0, 100, 200, 300, 400, 500, 600].flatMap((first) => {

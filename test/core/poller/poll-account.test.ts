@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { fakePollerDependencies } from "../../support/fakes/index.js";
 
 const NOW = Date.parse("2026-01-05T12:00:00Z");
-const ACCOUNT = "main";
+const ACCOUNT = "east";
 const START = 1_000n;
 const RULES: RuleInput[] = [
   {
@@ -156,7 +156,7 @@ describe("pollAccount over in-memory ports", () => {
     );
     const summary: PollSummary = await poll(deps);
     expect(summary).toMatchObject({ outcome: "caught-up", rejected: 3, eventsRead: 3, cursor: "1009" });
-    expect([...deps.rejected.recorded.keys()]).toEqual(["main/1002", 'main/{"deviceid":"D9"}', "main/1009"]);
+    expect([...deps.rejected.recorded.keys()]).toEqual(["east/1002", 'east/{"deviceid":"D9"}', "east/1009"]);
     const rejected = observations.filter((seen) => seen.type === "event-rejected");
     expect(rejected.map((seen) => seen.serialno)).toEqual(["1002", undefined, "1009"]);
   });

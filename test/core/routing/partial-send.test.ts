@@ -62,7 +62,7 @@ describe("a partial publish", () => {
     };
     await alerts.record(
       newAlertRecord({
-        account: "main",
+        account: "east",
         event: eventAt("2026-03-29T09:59:55.000Z"),
         rule: gsensor,
         status: "pending",

@@ -36,8 +36,8 @@ function router() {
 }
 
 const alert = (overrides: Partial<RoutableAlert> = {}): RoutableAlert => ({
-  alertId: "main:1:speeding",
-  account: "main",
+  alertId: "east:1:speeding",
+  account: "east",
   serialno: "1",
   ruleId: "speeding",
   severity: "warning",
@@ -58,8 +58,8 @@ describe("the router", () => {
     const route = await routing.route(alert(), Date.parse(at));
     expect(route).toMatchObject({ groups: [], held: ["night"], email: [] });
     expect(items).toEqual([
-      expect.objectContaining({ sk: `HELD#${windowEnd}#main:1:speeding`, windowStart, windowEnd }),
-      expect.objectContaining({ sk: `ROUTED#${at}#main:1:speeding`, held: true }),
+      expect.objectContaining({ sk: `HELD#${windowEnd}#east:1:speeding`, windowStart, windowEnd }),
+      expect.objectContaining({ sk: `ROUTED#${at}#east:1:speeding`, held: true }),
     ]);
   });
 

@@ -1,3 +1,6 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import type { Observation } from "@fleet-alerts/core";
 import {
@@ -8,6 +11,7 @@ import {
   queueWebhooks,
   SnsAlertPublisher,
 } from "@fleet-alerts/core/alerts";
+import { runNotices } from "@fleet-alerts/core/notices";
 import {
   DynamoRoutingItemStore,
   DynamoSmsCapStore,
@@ -25,6 +29,7 @@ import { parseRules, type Rule } from "@fleet-alerts/core/rules";
 import { keys } from "@fleet-alerts/core/store";
 import { webhookJobSchema } from "@fleet-alerts/core/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildNoticesRuntime } from "../../../packages/functions/src/notices-runtime.js";
 import { type Emulators, type InboxMessage, startEmulators } from "../../support/emulators.js";
 import { FakeJobQueue } from "../../support/fakes/queue.js";
 import { eventAt, fleetDevice, INCIDENT_AT_EVENT } from "../alerts/fixtures.js";
@@ -239,7 +244,7 @@ describe("routing over the alerts topic's recipient subscriptions", () => {
     ]);
   }, 15_000);
 
-  it("texts at most N alerts per recipient and hour; every one of them still reaches email", async () => {
+  it("texts at most N alerts per recipient and hour, then one summary SMS; every one of them still reaches email", async () => {
     const hourMs = Date.parse("2026-03-30T13:10:00.000Z");
     const three = [
       await recorded("north", gsensor, hourMs, { deviceid: "0011111111" }),
@@ -280,5 +285,20 @@ describe("routing over the alerts topic's recipient subscriptions", () => {
       sms: [],
       smsCapped: [id(TEXTED)],
     });
-  }, 15_000);
+
+    // After the hour, the notices function texts the capped recipient once: how many were not texted.
+    const folder = await mkdtemp(join(tmpdir(), "fleet-alerts-groups-"));
+    const file = join(folder, "groups.json");
+    await writeFile(file, JSON.stringify(groupsFile));
+    const afterHourMs = Date.parse("2026-03-30T14:03:00.000Z");
+    const notices = await buildNoticesRuntime(
+      { ...emulators.env(), GROUPS_FILE: file, FLEET_TIME_ZONE: "UTC" },
+      { now: () => afterHourMs },
+    );
+    expect((await runNotices(notices)).smsSummaries).toBe(1);
+    expect((await runNotices(notices)).smsSummaries).toBe(0); // once
+    const texts = await (inboxes.get(id(TEXTED)) as (atLeast: number) => Promise<InboxMessage[]>)(1);
+    expect(texts.map((text) => text.attributes.kind?.value)).toEqual(["sms-summary"]);
+    expect(texts[0]?.bodies?.sms).toMatch(/^fleet-alerts: 1 more alert 13:00-14:00 not texted/);
+  }, 20_000);
 });

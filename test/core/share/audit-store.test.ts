@@ -15,7 +15,7 @@ afterAll(() => emulators.close());
 
 describe("AccessAudit", () => {
   it("lists an alert's accesses in time order, same-millisecond ones kept, user agents bounded", async () => {
-    const alertId = alertIdOf("main", 5001n, "overspeed");
+    const alertId = alertIdOf("east", 5001n, "overspeed");
     const access = { alertId, tokenId: "0123456789abcdef", userAgent: "Mozilla/5.0" };
     // Recorded out of order: the list is in time order all the same.
     await audit.record({ ...access, action: "clip", atMs: NOW + 2000 });
@@ -37,7 +37,7 @@ describe("AccessAudit", () => {
   });
 
   it("keeps each alert's entries apart, and refuses bad alert ids", async () => {
-    const mine = alertIdOf("main", 5002n, "speed");
+    const mine = alertIdOf("east", 5002n, "speed");
     await audit.record({
       alertId: mine,
       tokenId: "0123456789abcdef",
@@ -46,13 +46,13 @@ describe("AccessAudit", () => {
       atMs: NOW,
     });
     await audit.record({
-      alertId: alertIdOf("main", 5002n, "speed-x"),
+      alertId: alertIdOf("east", 5002n, "speed-x"),
       tokenId: "fedcba9876543210",
       action: "view",
       userAgent: "",
       atMs: NOW,
     });
     expect((await audit.list(mine)).map(({ tokenId }) => tokenId)).toEqual(["0123456789abcdef"]);
-    await expect(audit.list("main:5002")).rejects.toThrow(InvalidAlertIdError);
+    await expect(audit.list("east:5002")).rejects.toThrow(InvalidAlertIdError);
   });
 });

@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => emulators.close());
 
 function grantFor(serialno: bigint, overrides: Partial<NewShareGrant> = {}): NewShareGrant {
-  const alert = { account: "main", serialno, ruleId: "overspeed" };
+  const alert = { account: "east", serialno, ruleId: "overspeed" };
   return {
     ...alert,
     alertId: alertIdOf(alert.account, alert.serialno, alert.ruleId),
@@ -50,7 +50,7 @@ describe("ShareStore", () => {
     const resolved = await shares.resolve(created.token, NOW + DAY_MS);
     expect(resolved).toEqual({
       alertId: grant.alertId,
-      account: "main",
+      account: "east",
       serialno: 1001n,
       ruleId: "overspeed",
       tokenId: created.tokenId,
@@ -80,7 +80,7 @@ describe("ShareStore", () => {
   it("revokes at once, only through its own alert, and lists only what is live", async () => {
     const grant = grantFor(1002n);
     const [kept, ended] = [await shares.create(grant, NOW), await shares.create(grant, NOW + 1)];
-    const other = alertIdOf("main", 1003n, "overspeed");
+    const other = alertIdOf("east", 1003n, "overspeed");
 
     expect(await shares.revoke(other, ended.tokenId)).toBe(false);
     expect(await shares.resolve(ended.token, NOW)).toBeDefined();
@@ -96,8 +96,8 @@ describe("ShareStore", () => {
   });
 
   it("lists each alert's links apart, rule ids that prefix one another included", async () => {
-    const short = grantFor(1004n, { ruleId: "speed", alertId: alertIdOf("main", 1004n, "speed") });
-    const long = grantFor(1004n, { ruleId: "speed-x", alertId: alertIdOf("main", 1004n, "speed-x") });
+    const short = grantFor(1004n, { ruleId: "speed", alertId: alertIdOf("east", 1004n, "speed") });
+    const long = grantFor(1004n, { ruleId: "speed-x", alertId: alertIdOf("east", 1004n, "speed-x") });
     const [a, b] = [await shares.create(short, NOW), await shares.create(long, NOW)];
     expect((await shares.list(short.alertId, NOW)).map(({ tokenId }) => tokenId)).toEqual([a.tokenId]);
     expect((await shares.list(long.alertId, NOW)).map(({ tokenId }) => tokenId)).toEqual([b.tokenId]);
@@ -107,8 +107,8 @@ describe("ShareStore", () => {
     await expect(shares.create(grantFor(1005n, { serialno: 1006n }), NOW)).rejects.toThrow(
       InvalidAlertIdError,
     );
-    await expect(shares.list("main:1005", NOW)).rejects.toThrow(InvalidAlertIdError);
-    await expect(shares.revoke("main:1005:overspeed:x", "0123456789abcdef")).rejects.toThrow(
+    await expect(shares.list("east:1005", NOW)).rejects.toThrow(InvalidAlertIdError);
+    await expect(shares.revoke("east:1005:overspeed:x", "0123456789abcdef")).rejects.toThrow(
       InvalidAlertIdError,
     );
   });
@@ -170,10 +170,10 @@ describe("ShareStore", () => {
   });
 
   it("refuses a given token already granted on another alert, and one not shaped like a token", async () => {
-    const { token } = derivedShareToken("secret", "main:4001:overspeed");
+    const { token } = derivedShareToken("secret", "east:4001:overspeed");
     await shares.createWithToken(grantFor(4001n), token, NOW);
     await expect(shares.createWithToken(grantFor(4002n), token, NOW)).rejects.toThrow(/taken by another/);
-    expect((await shares.resolve(token, NOW))?.alertId).toBe("main:4001:overspeed");
+    expect((await shares.resolve(token, NOW))?.alertId).toBe("east:4001:overspeed");
     await expect(shares.createWithToken(grantFor(4003n), "short", NOW)).rejects.toThrow(/not a share token/);
   });
 });

@@ -12,15 +12,15 @@ import { describe, expect, it } from "vitest";
 
 describe("share tokens", () => {
   it("derived from an alert id are HMAC-SHA256 with the secret, first 16 bytes, same id same token", () => {
-    const { token, hash, tokenId } = derivedShareToken("s3cret", "main:1001:overspeed");
-    const expected = createHmac("sha256", "s3cret").update("main:1001:overspeed").digest().subarray(0, 16);
+    const { token, hash, tokenId } = derivedShareToken("s3cret", "east:1001:overspeed");
+    const expected = createHmac("sha256", "s3cret").update("east:1001:overspeed").digest().subarray(0, 16);
     expect(Buffer.from(token, "base64url")).toEqual(expected);
     expect(parseShareToken(token)).toBe(token);
     expect(hash).toBe(createHash("sha256").update(token).digest("hex"));
     expect(tokenId).toBe(hash.slice(0, 16));
-    expect(derivedShareToken("s3cret", "main:1001:overspeed").token).toBe(token);
-    expect(derivedShareToken("other", "main:1001:overspeed").token).not.toBe(token);
-    expect(derivedShareToken("s3cret", "main:1002:overspeed").token).not.toBe(token);
+    expect(derivedShareToken("s3cret", "east:1001:overspeed").token).toBe(token);
+    expect(derivedShareToken("other", "east:1001:overspeed").token).not.toBe(token);
+    expect(derivedShareToken("s3cret", "east:1002:overspeed").token).not.toBe(token);
   });
 
   it("are 22 base64url characters (128 bits), stored as their SHA-256, named by its first 16 hex digits", () => {
@@ -54,9 +54,9 @@ describe("share tokens", () => {
 
 describe("alert ids", () => {
   it("parse back into the parts alertIdOf joined, serial numbers exact at any size", () => {
-    const id = alertIdOf("main", 98765432109876543210n, "harsh-braking_2");
+    const id = alertIdOf("east", 98765432109876543210n, "harsh-braking_2");
     expect(parseAlertId(id)).toEqual({
-      account: "main",
+      account: "east",
       serialno: 98765432109876543210n,
       ruleId: "harsh-braking_2",
     });
@@ -65,14 +65,14 @@ describe("alert ids", () => {
   it("refuse every other text with a typed error", () => {
     for (const text of [
       "",
-      "main",
-      "main:12",
-      "main:12:",
+      "east",
+      "east:12",
+      "east:12:",
       ":12:rule",
-      "main:x:rule",
-      "main:012:rule",
+      "east:x:rule",
+      "east:012:rule",
       "a:1:b:c",
-      "main:1:ru le",
+      "east:1:ru le",
     ])
       expect(() => parseAlertId(text), text).toThrow(InvalidAlertIdError);
   });

@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 
 const secret = `whsec_${randomBytes(32).toString("base64")}`;
 const key = webhookSecretSchema.parse(secret);
-const body = JSON.stringify({ kind: "alert", alertId: "main:1001:gsensor", severity: "critical" });
-const id = webhookMessageId("main:1001:gsensor", "depot-north");
+const body = JSON.stringify({ kind: "alert", alertId: "east:1001:gsensor", severity: "critical" });
+const id = webhookMessageId("east:1001:gsensor", "depot-north");
 
 // The receiver's side, as the specification's own library does it (standardwebhooks 1.1.1).
 const receiver = new Webhook(secret);
@@ -35,9 +35,9 @@ describe("Standard Webhooks signatures", () => {
   });
 
   it("give one message id per alert and target, the same on every retry", () => {
-    expect(webhookMessageId("main:1001:gsensor", "depot-north")).toBe(id);
-    expect(webhookMessageId("main:1001:gsensor", "depot-south")).not.toBe(id);
-    expect(webhookMessageId("main:1002:gsensor", "depot-north")).not.toBe(id);
+    expect(webhookMessageId("east:1001:gsensor", "depot-north")).toBe(id);
+    expect(webhookMessageId("east:1001:gsensor", "depot-south")).not.toBe(id);
+    expect(webhookMessageId("east:1002:gsensor", "depot-north")).not.toBe(id);
     expect(id).toMatch(/^msg_[A-Za-z0-9_-]{22}$/);
   });
 });

@@ -19,7 +19,7 @@ import { openZipBag } from "../../../packages/functions/src/claim-pack/zip-sourc
 import { zipBag } from "../../../packages/functions/src/claim-pack/zip-writer.js";
 import { type BagFixture, writeBagFixture } from "../../support/bag-fixture.js";
 
-const TOP = "claim-main-1000123-overspeed";
+const TOP = "claim-east-1000123-overspeed";
 let dir: string;
 let fixture: BagFixture;
 beforeEach(async () => {
@@ -75,7 +75,7 @@ describe("a zip as a bag source", () => {
     const zip = await systemZip("two-tops.zip", TOP, "other");
     await expect(openZipBag(zip)).rejects.toThrow(BagSourceError);
     await expect(openZipBag(zip)).rejects.toThrow(
-      /must hold the bag under one top folder: other\/ is not under claim-main-1000123-overspeed\//,
+      /must hold the bag under one top folder: other\/ is not under claim-east-1000123-overspeed\//,
     );
     const flat = join(dir, "flat.zip");
     await promisify(execFile)("zip", ["-q", "-r", flat, "."], { cwd: join(dir, TOP) });

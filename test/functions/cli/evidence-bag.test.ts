@@ -15,8 +15,8 @@ import { fleetAlerts } from "./run.js";
 
 const PREFIX = "evidence/0042/2026/01/05/1000123/";
 const OLD_PREFIX = "evidence/0042/2026/01/05/1000124/";
-const OLD_ALERT_ID = "main:1000124:overspeed";
-const PENDING_ALERT_ID = "main:1000125:overspeed";
+const OLD_ALERT_ID = "east:1000124:overspeed";
+const PENDING_ALERT_ID = "east:1000125:overspeed";
 
 let emulators: Emulators;
 let dir: string;
@@ -47,7 +47,7 @@ async function storeStageEvidence(): Promise<void> {
 
   const alerts = new AlertStore({ documents: emulators.clients.documents, tableName: emulators.tableName });
   const record = (serialno: bigint): NewAlertRecord => ({
-    account: "main",
+    account: "east",
     serialno,
     ruleId: "overspeed",
     deviceid: "0042",
@@ -66,7 +66,7 @@ async function storeStageEvidence(): Promise<void> {
     status: "stored",
     keys: [`${OLD_PREFIX}manifest.json`, `${OLD_PREFIX}ch1.mp4`],
   });
-  const pending = await alerts.get("main", 1000125n, "overspeed");
+  const pending = await alerts.get("east", 1000125n, "overspeed");
   if (!pending) throw new Error("the pending alert was not recorded");
   await alerts.markEvidenceQueued(pending, Date.now());
 }
@@ -98,7 +98,7 @@ describe("fleet-alerts evidence pack", () => {
     expect(pack.stdout).toBe(`${out}: 10 files, ${await bagBytes()} bytes, from ${fixture.root}\n`);
     const listing = await promisify(execFile)("unzip", ["-Z1", out]);
     expect(listing.stdout.trim().split("\n").sort()).toEqual(
-      fixture.files.map((path) => `claim-main-1000123-overspeed/${path}`),
+      fixture.files.map((path) => `claim-east-1000123-overspeed/${path}`),
     );
     expect(await readdir(dir)).not.toContain("local.zip.part");
 
@@ -116,7 +116,7 @@ describe("fleet-alerts evidence pack", () => {
     );
     const unzipped = join(dir, "stage-unzipped");
     await promisify(execFile)("unzip", ["-q", out, "-d", unzipped]);
-    await promisify(execFile)("diff", ["-r", fixture.root, join(unzipped, "claim-main-1000123-overspeed")]);
+    await promisify(execFile)("diff", ["-r", fixture.root, join(unzipped, "claim-east-1000123-overspeed")]);
 
     expect(await fleetAlerts(["evidence", "verify", out])).toEqual({
       code: 0,
@@ -145,12 +145,12 @@ describe("fleet-alerts evidence pack", () => {
 
   it("says why a stage has no bag to pack: unknown alert, evidence not stored yet, evidence from before claim packs", async () => {
     const runs = await Promise.all(
-      ["main:999:overspeed", PENDING_ALERT_ID, OLD_ALERT_ID].map((alertId) =>
+      ["east:999:overspeed", PENDING_ALERT_ID, OLD_ALERT_ID].map((alertId) =>
         fleetAlerts(["evidence", "pack", alertId, "--out", join(dir, `${alertId}.zip`)], { env: stageEnv() }),
       ),
     );
     expect(runs.map(({ code, stderr }) => `${code} ${stderr}`)).toEqual([
-      `1 fleet-alerts: no alert main:999:overspeed in table ${emulators.tableName}\n`,
+      `1 fleet-alerts: no alert east:999:overspeed in table ${emulators.tableName}\n`,
       `1 fleet-alerts: alert ${PENDING_ALERT_ID} has no evidence stored: it is still being collected\n`,
       `1 fleet-alerts: the evidence of alert ${OLD_ALERT_ID} at s3://${emulators.bucket}/${OLD_PREFIX} has no bag ` +
         "(no bagit.txt): it was stored before claim packs, and can be copied but not packed\n",
@@ -161,7 +161,7 @@ describe("fleet-alerts evidence pack", () => {
   it("refuses with a reason a caller can tell apart", async () => {
     const stage = { table: emulators.tableName, bucket: emulators.bucket };
     const reasons = await Promise.all(
-      ["main:999:overspeed", PENDING_ALERT_ID, OLD_ALERT_ID].map((alertId) =>
+      ["east:999:overspeed", PENDING_ALERT_ID, OLD_ALERT_ID].map((alertId) =>
         stageAlertBag(alertId, stage, stageEnv()).then(
           () => "packed",
           (error: unknown) => (error instanceof NoBagError ? error.reason : String(error)),

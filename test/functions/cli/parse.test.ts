@@ -54,11 +54,11 @@ describe("command-line values", () => {
     expect(parseDurationMs("1d12h")).toBe(36 * 3_600_000);
     for (const text of ["", "0m", "59s", "30", "1.5h", "2w", "-1d", "d", "99999999999999999d"])
       expect(() => parseDurationMs(text), text).toThrow(InvalidArgumentError);
-    expect(parseAlertIdArgument("main:42:overspeed")).toEqual({
-      account: "main",
+    expect(parseAlertIdArgument("east:42:overspeed")).toEqual({
+      account: "east",
       serialno: 42n,
       ruleId: "overspeed",
     });
-    expect(() => parseAlertIdArgument("main:42")).toThrow(InvalidArgumentError);
+    expect(() => parseAlertIdArgument("east:42")).toThrow(InvalidArgumentError);
   });
 });

@@ -184,7 +184,7 @@ describe("fleet-alerts rules replay against the poller", () => {
     const pipeline = await startPipeline({
       simulator: { seed: 8, devices: 6, historyHours: 0 },
       rules: rulesFor("0000000000"),
-      accounts: [{ id: "main", startSerialno: 0n }],
+      accounts: [{ id: "north", startSerialno: 0n }],
     });
     try {
       const { simulator, emulators } = pipeline;
@@ -223,7 +223,7 @@ describe("fleet-alerts rules replay against the poller", () => {
       const records = await new AlertStore({
         documents: emulators.clients.documents,
         tableName: emulators.tableName,
-      }).inWindow("main", 0n, 10n ** 30n);
+      }).inWindow("north", 0n, 10n ** 30n);
       const recorded = (stale: boolean) =>
         records
           .filter((record) => (record.status === "stale") === stale)

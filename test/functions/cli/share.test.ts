@@ -10,7 +10,7 @@ const TOKEN_IN_URL = /^https:\/\/alerts\.example\.test\/i\/([A-Za-z0-9_-]{22})$/
 let emulators: Emulators;
 let shares: ShareStore;
 let audit: AccessAudit;
-const alertId = alertIdOf("main", 7001n, "overspeed");
+const alertId = alertIdOf("east", 7001n, "overspeed");
 beforeAll(async () => {
   emulators = await startEmulators();
   const table = { documents: emulators.clients.documents, tableName: emulators.tableName };
@@ -18,7 +18,7 @@ beforeAll(async () => {
   audit = new AccessAudit(table);
   await new AlertStore(table).record(
     {
-      account: "main",
+      account: "east",
       serialno: 7001n,
       ruleId: "overspeed",
       deviceid: "dev-1",
@@ -116,16 +116,16 @@ describe("fleet-alerts share and audit", () => {
   }, 60_000);
 
   it("refuses a bad alert id, an unknown alert, a bad duration and a missing base URL, creating nothing", async () => {
-    const other = alertIdOf("main", 7002n, "overspeed");
+    const other = alertIdOf("east", 7002n, "overspeed");
     const [badId, unknown, badDuration, noBase] = await Promise.all([
-      cli(["share", "create", "main:7001"]),
+      cli(["share", "create", "east:7001"]),
       cli(["share", "create", other]),
       cli(["share", "create", alertId, "--expires", "3w"]),
       cli(["share", "create", alertId], { PUBLIC_BASE_URL: undefined }),
     ]);
     for (const run of [badId, unknown, badDuration, noBase])
       expect(run).toMatchObject({ code: 1, stdout: "" });
-    expect(badId.stderr).toContain('not an alert id: "main:7001"');
+    expect(badId.stderr).toContain('not an alert id: "east:7001"');
     expect(unknown.stderr).toContain(`fleet-alerts: no alert ${other} in ${emulators.tableName}`);
     expect(badDuration.stderr).toContain("expected a duration of a minute or more, such as 90m, 72h or 30d");
     expect(noBase.stderr).toContain("--base-url <url>");

@@ -126,7 +126,7 @@ async function publishedCrash(): Promise<{ alertId: string; email: InboxMessage 
   expect(summary).toMatchObject({ alertsPublished: 1 });
   const [email] = await inbox.readInbox({ atLeast: 1 });
   expect(email?.attributes.kind?.value).toBe("alert");
-  return { alertId: `main:${event.serialno}:crash`, email: email as InboxMessage };
+  return { alertId: `north:${event.serialno}:crash`, email: email as InboxMessage };
 }
 
 /** A queue's messages to a handler until it is empty, each delivered `copies` times. */

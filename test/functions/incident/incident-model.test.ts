@@ -5,10 +5,10 @@ import { incidentOf } from "../../../packages/functions/src/incident/incident-mo
 // A record as the table returns it, before any evidence is stored.
 const record = (fields: Record<string, unknown> = {}) =>
   alertItemSchema.parse({
-    account: "main",
+    account: "east",
     serialno: "1001",
     ruleId: "offline",
-    alertId: "main:1001:offline",
+    alertId: "east:1001:offline",
     deviceid: "0048028237",
     appdevid: 3,
     eventtime: "2026-11-23T10:00:00.000Z",

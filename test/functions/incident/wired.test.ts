@@ -60,7 +60,7 @@ async function storedAlert(minutesAgo: number): Promise<StoredAlert> {
   const share = await new ShareStore(table()).create(
     {
       alertId: job.alertId,
-      account: "main",
+      account: "east",
       serialno,
       ruleId: "shock",
       scope: "view+ack",

@@ -7,8 +7,8 @@ describe("SNS message attributes", () => {
   it("has exactly the attributes that filter policies use", () => {
     expect(renderAttributes(factsOf({ suppressedBefore: 3 }))).toEqual({
       kind: { DataType: "String", StringValue: "alert" },
-      alert_id: { DataType: "String", StringValue: "main:1000123:gsensor" },
-      account: { DataType: "String", StringValue: "main" },
+      alert_id: { DataType: "String", StringValue: "east:1000123:gsensor" },
+      account: { DataType: "String", StringValue: "east" },
       rule: { DataType: "String", StringValue: "gsensor" },
       severity: { DataType: "String", StringValue: "critical" },
       event_code: { DataType: "Number", StringValue: "16" },

@@ -37,7 +37,7 @@ describe("email: the usual case", () => {
         "",
         "Video evidence: channels 1 and 2, from 15 s before to 15 s after the event, will follow when the device has uploaded it.",
         "",
-        "Alert ID: main:1000123:gsensor (account main)",
+        "Alert ID: east:1000123:gsensor (account east)",
         "",
       ].join("\n"),
     );
@@ -184,7 +184,7 @@ describe("email: events", () => {
   it("confirms a sustained Offline", () => {
     const facts = factsOf({
       rule: offline,
-      alertId: "main:1000123:offline",
+      alertId: "east:1000123:offline",
       event: eventAt("2026-03-29T01:30:00Z", { appdevid: 3 }),
       confirmedOfflineMinutes: 10,
     });

@@ -9,8 +9,8 @@ describe("JSON body", () => {
   it("carries the structured alert as JSON for other protocols", () => {
     expect(bodyOf({ suppressedBefore: 3 })).toEqual({
       kind: "alert",
-      alertId: "main:1000123:gsensor",
-      account: "main",
+      alertId: "east:1000123:gsensor",
+      account: "east",
       ruleId: "gsensor",
       severity: "critical",
       eventCode: 16,
@@ -101,7 +101,7 @@ describe("JSON body", () => {
   it("confirms a sustained Offline", () => {
     const body = bodyOf({
       rule: offline,
-      alertId: "main:1000123:offline",
+      alertId: "east:1000123:offline",
       event: eventAt("2026-03-29T01:30:00Z", { appdevid: 3 }),
       confirmedOfflineMinutes: 10,
     });

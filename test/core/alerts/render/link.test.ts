@@ -19,7 +19,7 @@ import {
   overspeed,
 } from "../fixtures.js";
 
-const TOKEN = derivedShareToken("a secret of at least thirty-two characters", "main:1:x").token;
+const TOKEN = derivedShareToken("a secret of at least thirty-two characters", "east:1:x").token;
 // As long as a base URL may be: the tightest SMS.
 const LONGEST_BASE = `https://${"a".repeat(MAX_PUBLIC_BASE_URL_LENGTH - "https://.example".length)}.example`;
 
@@ -90,7 +90,7 @@ describe("PUBLIC_BASE_URL", () => {
     EVIDENCE_QUEUE_URL: "http://127.0.0.1/q",
     CONFIRM_QUEUE_URL: "http://127.0.0.1/c",
     DEVICE_CLOUD_ACCOUNTS: JSON.stringify([
-      { id: "main", baseUrl: "https://cloud.example.com", username: "u" },
+      { id: "east", baseUrl: "https://cloud.example.com", username: "u" },
     ]),
     SHARE_LINK_SECRET: "s".repeat(32),
   };

@@ -83,7 +83,7 @@ describe("subject: events", () => {
   it("confirms a sustained Offline", () => {
     const facts = factsOf({
       rule: offline,
-      alertId: "main:1000123:offline",
+      alertId: "east:1000123:offline",
       event: eventAt("2026-03-29T01:30:00Z", { appdevid: 3 }),
       confirmedOfflineMinutes: 10,
     });
