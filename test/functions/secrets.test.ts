@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { accountsSchema } from "@fleet-alerts/core/config";
 import { afterEach, describe, expect, it } from "vitest";
+import { buildRuntime } from "../../packages/functions/src/runtime.js";
 import { readSstSecrets, withSecrets } from "../../packages/functions/src/secrets.js";
 
 const SECRETS: Record<string, string> = {
@@ -173,5 +174,42 @@ describe("reading the bound secrets from SSM, where SST v2 keeps them", () => {
       "secret DEVICE_CLOUD_NORTH_USERNAME is not set: npx sst secrets set DEVICE_CLOUD_NORTH_USERNAME <value> --stage prod",
     );
     await expect(failure).rejects.not.toThrow("pw-n");
+  });
+});
+
+// A schedule's runtime holds its one account; the groups file names every account of the stage.
+describe("a deployed poller's runtime of one account", () => {
+  const load = async (_env: unknown, names: readonly string[]) =>
+    Object.fromEntries(names.map((name) => [name, SECRETS[name] ?? ""]));
+  const stage = async (groups: object[]) => {
+    const folder = await mkdtemp(join(tmpdir(), "fleet-alerts-stage-"));
+    const accounts = join(folder, "accounts.json");
+    await writeFile(accounts, JSON.stringify([{ id: "north" }, { id: "depot-south" }]));
+    const groupsFile = join(folder, "groups.json");
+    await writeFile(groupsFile, JSON.stringify({ groups }));
+    return {
+      SST_APP: "fleet-alerts",
+      DEVICE_CLOUD_ACCOUNTS_FILE: accounts,
+      GROUPS_FILE: groupsFile,
+      TABLE_NAME: "t",
+      ALERTS_TOPIC_ARN: "arn:aws:sns:eu-west-1:123456789012:alerts",
+      EVIDENCE_QUEUE_URL: "https://sqs.eu-west-1.amazonaws.com/123456789012/evidence",
+      CONFIRM_QUEUE_URL: "https://sqs.eu-west-1.amazonaws.com/123456789012/confirm",
+      AWS_REGION: "eu-west-1",
+    };
+  };
+  const depots = [
+    { name: "north-depot", email: ["n@example.com"], select: { accounts: ["north"] } },
+    { name: "south-depot", email: ["s@example.com"], select: { accounts: ["depot-south"] } },
+  ];
+
+  it("checks the groups file against every account of the stage, not only its own", async () => {
+    const runtime = await buildRuntime(await withSecrets(await stage(depots), ["north"], load));
+    expect(runtime.pollers.map((poller) => poller.settings.account)).toEqual(["north"]);
+  });
+
+  it("refuses a groups file that leaves another account's critical rule unheard", async () => {
+    const env = await withSecrets(await stage(depots.slice(0, 1)), ["north"], load);
+    await expect(buildRuntime(env)).rejects.toThrow(/account "depot-south" reaches no group/);
   });
 });

@@ -29,6 +29,7 @@ import { DEFAULT_RULES, loadRulesFile } from "@fleet-alerts/core/rules";
 import { ShareStore } from "@fleet-alerts/core/share";
 import type { TableRef } from "@fleet-alerts/core/store";
 import { logger, logObserver } from "./observability.js";
+import { ACCOUNTS_FILE_ENV, readAccountsFile } from "./secrets.js";
 
 // Long enough for a run to pass a renewal between chunks, short enough that a crashed run delays
 // the next scheduled one by under a minute.
@@ -120,14 +121,20 @@ export async function buildRuntime(
       }),
   };
   const clients = deviceCloudClients(config.DEVICE_CLOUD_ACCOUNTS, env, log);
-  const accounts = await Promise.all(
-    config.DEVICE_CLOUD_ACCOUNTS.map(async (account) => ({
-      id: account.id,
-      rules: account.rulesFile ? await loadRulesFile(account.rulesFile) : DEFAULT_RULES,
-    })),
-  );
+  const rulesOf = async (account: { id: string; rulesFile?: string | undefined }) => ({
+    id: account.id,
+    rules: account.rulesFile ? await loadRulesFile(account.rulesFile) : DEFAULT_RULES,
+  });
+  const accounts = await Promise.all(config.DEVICE_CLOUD_ACCOUNTS.map(rulesOf));
   const groupsFile = config.GROUPS_FILE ? await loadGroupsFile(config.GROUPS_FILE) : NO_GROUPS;
-  if (config.GROUPS_FILE) validateRouting(groupsFile, accounts, { source: config.GROUPS_FILE });
+  if (config.GROUPS_FILE) {
+    // Checked against every account of the stage: in a deployed stage a runtime holds the one account
+    // its schedule names (poll.ts), and the groups file names them all.
+    const stageAccounts = env[ACCOUNTS_FILE_ENV]
+      ? await Promise.all((await readAccountsFile(env)).map(rulesOf))
+      : accounts;
+    validateRouting(groupsFile, stageAccounts, { source: config.GROUPS_FILE });
+  }
   const router = new Router(groupsFile, config.FLEET_TIME_ZONE, {
     items: new DynamoRoutingItemStore(table),
     smsCaps: new DynamoSmsCapStore(table, groupsFile.smsCaps),

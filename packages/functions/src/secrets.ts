@@ -119,7 +119,7 @@ const ACCOUNT_SECRETS = ["BASE_URL", "USERNAME", "PASSWORD"] as const;
  * not an environment variable: a hundred accounts' ids and settings would not fit Lambda's 4 KB
  * environment, and the file is read once per container.
  */
-async function readAccountsFile(env: Env): Promise<AccountSettingsConfig[]> {
+export async function readAccountsFile(env: Env): Promise<AccountSettingsConfig[]> {
   const file = env[ACCOUNTS_FILE_ENV];
   if (!file) throw new ConfigError([`${ACCOUNTS_FILE_ENV}: missing (the stage's bundled accounts file)`]);
   const parsed = accountSettingsListSchema.safeParse(JSON.parse(await readFile(file, "utf8")));
