@@ -31,6 +31,8 @@ export default defineConfig({
           name: "infra",
           include: ["test/infra/**/*.test.ts"],
           env: { ...env, SST_STAGE: "test" },
+          // One synth per stage for the whole run (test/support/stage-synth.ts).
+          globalSetup: ["test/support/synth-cache-setup.ts"],
           pool: "forks",
           fileParallelism: false,
           testTimeout: 120_000,

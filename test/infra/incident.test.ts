@@ -1,8 +1,8 @@
 import { Template } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ESCALATE_TIMEOUT } from "../../infra/functions.js";
-import { synthesize } from "../../infra/synth.js";
 import { ESCALATION_CLAIM_LEASE_MS } from "../../packages/core/src/escalation/run.js";
+import { synthesizedStage } from "../support/stage-synth.js";
 
 // Issue 15's infrastructure, on the "example" stage (infra/stages/example.json sets every option:
 // base URL, custom domain, link hours, two escalation levels, throttle). cdk-nag over the whole
@@ -12,8 +12,7 @@ let json: { Resources: Record<string, Resource> };
 let template: Template;
 
 beforeAll(async () => {
-  const { assembly } = await synthesize({ stage: "example" });
-  json = assembly.getStackByName("example-fleet-alerts-Pipeline").template;
+  json = (await synthesizedStage("example")).template;
   template = Template.fromJSON(json as unknown as Record<string, unknown>);
 });
 

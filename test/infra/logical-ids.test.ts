@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { synthesize } from "../../infra/synth.js";
+import { synthesizedStage } from "../support/stage-synth.js";
 
 // A resource whose logical ID changes is replaced on the next deploy: a new, empty table, bucket,
 // topic (new subscriptions to confirm) or queue (messages lost), or a new key. These IDs are
@@ -39,8 +39,7 @@ const STATEFUL_TYPES = new Set(Object.values(STATEFUL));
 let resources: Record<string, { Type: string }>;
 
 beforeAll(async () => {
-  const { assembly } = await synthesize({ stage: "test" });
-  resources = assembly.getStackByName("test-fleet-alerts-Pipeline").template.Resources;
+  resources = (await synthesizedStage("test")).template.Resources;
 });
 
 describe("stateful logical IDs", () => {

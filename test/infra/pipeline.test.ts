@@ -1,11 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { Aspects } from "aws-cdk-lib";
 import { Match, Template } from "aws-cdk-lib/assertions";
-import { AwsSolutionsChecks } from "cdk-nag";
 import { beforeAll, describe, expect, it } from "vitest";
-import { synthesize } from "../../infra/synth.js";
 import { recipientId } from "../../packages/core/src/routing/recipients.js";
+import { synthesizedStage } from "../support/stage-synth.js";
 
 // The "example" stage (infra/stages/example.json) sets every option, subscriptions included.
 let template: Template;
@@ -14,17 +12,11 @@ let nagErrors: string[];
 let outdir: string;
 
 beforeAll(async () => {
-  const synthesized = await synthesize({
-    stage: "example",
-    beforeSynth: (app) => Aspects.of(app).add(new AwsSolutionsChecks()),
-  });
+  const synthesized = await synthesizedStage("example");
   outdir = synthesized.outdir;
-  const stack = synthesized.assembly.getStackByName("example-fleet-alerts-Pipeline");
-  json = stack.template;
-  template = Template.fromJSON(stack.template as Record<string, unknown>);
-  nagErrors = stack.messages
-    .filter((message) => message.level === "error")
-    .map((message) => `${message.id}: ${String(message.entry.data).split("\n")[0]}`);
+  json = synthesized.template;
+  template = Template.fromJSON(json as unknown as Record<string, unknown>);
+  nagErrors = synthesized.nagErrors;
 });
 
 const ofType = (type: string) =>

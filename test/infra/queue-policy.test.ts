@@ -1,8 +1,8 @@
 import { GetQueueAttributesCommand } from "@aws-sdk/client-sqs";
 import { evidenceEnvSchema } from "@fleet-alerts/core/config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { synthesize } from "../../infra/synth.js";
 import { type Emulators, startEmulators } from "../support/emulators.js";
+import { synthesizedStage } from "../support/stage-synth.js";
 
 // The evidence function marks an evidence job failed on its last receive (EVIDENCE_MAX_RECEIVES),
 // before SQS moves it to the DLQ: the queue's maxReceiveCount and that setting must agree, in AWS,
@@ -11,8 +11,7 @@ let resources: Record<string, { Type: string; Properties: Record<string, unknown
 let emulators: Emulators;
 
 beforeAll(async () => {
-  const { assembly } = await synthesize({ stage: "test" });
-  resources = assembly.getStackByName("test-fleet-alerts-Pipeline").template.Resources;
+  resources = (await synthesizedStage("test")).template.Resources;
   emulators = await startEmulators();
 });
 afterAll(() => emulators?.close());

@@ -1,9 +1,7 @@
-import { Aspects } from "aws-cdk-lib";
 import { Match, Template } from "aws-cdk-lib/assertions";
-import { AwsSolutionsChecks } from "cdk-nag";
 import { beforeAll, describe, expect, it } from "vitest";
-import { synthesize } from "../../infra/synth.js";
 import { WEBHOOK_MAX_RECEIVES } from "../../packages/core/src/webhooks/config.js";
+import { synthesizedStage } from "../support/stage-synth.js";
 
 // One synth of the "example" stage, with cdk-nag's AwsSolutions checks.
 type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
@@ -12,16 +10,10 @@ let resources: Resources;
 let nagErrors: string[];
 
 beforeAll(async () => {
-  const { assembly } = await synthesize({
-    stage: "example",
-    beforeSynth: (app) => Aspects.of(app).add(new AwsSolutionsChecks()),
-  });
-  const stack = assembly.getStackByName("example-fleet-alerts-Pipeline");
-  resources = stack.template.Resources;
-  template = Template.fromJSON(stack.template as Record<string, unknown>);
-  nagErrors = stack.messages
-    .filter((message) => message.level === "error")
-    .map((message) => `${message.id}: ${String(message.entry.data).split("\n")[0]}`);
+  const synthesized = await synthesizedStage("example");
+  resources = synthesized.template.Resources;
+  template = Template.fromJSON(synthesized.template as unknown as Record<string, unknown>);
+  nagErrors = synthesized.nagErrors;
 }, 180_000); // bundling every function takes a while on a shared machine
 
 const idOf = (type: string, pattern: RegExp) =>
