@@ -72,3 +72,26 @@ export const linkBaseUrlSchema = z
 /** How long the link in an alert's messages works, in hours (at most 30 days). */
 export const shareLinkHoursSchema = z.number().int().min(1).max(720);
 export const DEFAULT_SHARE_LINK_HOURS = 72;
+
+/**
+ * The incident-link fields of a function that sends messages about alerts: where links start, how
+ * long they work, and the secret that derives each alert's token (from SSM in a deployed stage).
+ */
+export const alertLinkEnvFields = {
+  /** Where incident links start; unset (older stages): messages carry no link. */
+  PUBLIC_BASE_URL: linkBaseUrlSchema.optional(),
+  SHARE_LINK_HOURS: fromEnvString(shareLinkHoursSchema).default(DEFAULT_SHARE_LINK_HOURS),
+  SHARE_LINK_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+};
+
+/** Links need their secret: PUBLIC_BASE_URL without SHARE_LINK_SECRET is refused (`.refine(...linkSecretRequired)`). */
+export const linkSecretRequired: [
+  (env: { PUBLIC_BASE_URL?: string | undefined; SHARE_LINK_SECRET?: string | undefined }) => boolean,
+  { path: string[]; message: string },
+] = [
+  (env) => env.PUBLIC_BASE_URL === undefined || env.SHARE_LINK_SECRET !== undefined,
+  {
+    path: ["SHARE_LINK_SECRET"],
+    message: "missing: PUBLIC_BASE_URL is set, and alert links need the secret",
+  },
+];

@@ -5,17 +5,17 @@ import { utcOffsetSchema } from "../devicecloud/playback.js";
 import { EVIDENCE_MAX_RECEIVES } from "../evidence/queue-policy.js";
 import { jsonEnv } from "./env.js";
 import {
+  alertLinkEnvFields,
   DEFAULT_EVIDENCE_GIVE_UP_HOURS,
   DEFAULT_GPS_LOOKUP_BUDGET_MS,
-  DEFAULT_SHARE_LINK_HOURS,
   DEFAULT_SOURCE_ORGANIZATION,
   DEFAULT_TSA_TIMEOUT_MS,
   evidenceGiveUpHoursSchema,
   fromEnvString,
   gpsLookupBudgetMsSchema,
   linkBaseUrlSchema,
+  linkSecretRequired,
   pollEverySecondsSchema,
-  shareLinkHoursSchema,
   sourceOrganizationSchema,
   tsaTimeoutMsSchema,
   tsaUrlSchema,
@@ -124,16 +124,9 @@ export const pollerEnvSchema = z
     POLL_EVERY_SECONDS: fromEnvString(pollEverySecondsSchema).optional(),
     /** Stop this long before the Lambda deadline, so that the last checkpoint is written in time. */
     DEADLINE_MARGIN_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
-    /** Where incident links start; unset (older stages): alerts carry no link. */
-    PUBLIC_BASE_URL: linkBaseUrlSchema.optional(),
-    SHARE_LINK_HOURS: fromEnvString(shareLinkHoursSchema).default(DEFAULT_SHARE_LINK_HOURS),
-    /** Derives each alert's link token from its id (a secret: from SSM in a deployed stage). */
-    SHARE_LINK_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    ...alertLinkEnvFields,
   })
-  .refine((env) => env.PUBLIC_BASE_URL === undefined || env.SHARE_LINK_SECRET !== undefined, {
-    path: ["SHARE_LINK_SECRET"],
-    message: "missing: PUBLIC_BASE_URL is set, and alert links need the secret",
-  });
+  .refine(...linkSecretRequired);
 export type PollerConfig = z.output<typeof pollerEnvSchema>;
 
 /** What the escalate function reads from its environment: no device cloud, no alerts topic. */
