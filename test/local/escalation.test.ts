@@ -1,9 +1,15 @@
+import { randomBytes } from "node:crypto";
 import { mkdtemp, writeFile } from "node:fs/promises";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ObservationOf } from "@fleet-alerts/core";
+import { loadGroupsFile } from "@fleet-alerts/core/routing";
+import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_GROUPS_FILE, forAccounts, withWebhookTarget } from "../../packages/local/src/groups.js";
 import { humanView } from "../../packages/local/src/human-view.js";
 import { jsonLine } from "../../packages/local/src/json-view.js";
 import { type LocalPipeline, startLocalPipeline } from "../../packages/local/src/pipeline.js";
@@ -36,6 +42,19 @@ const stop = () => {
 };
 /** What `npm start -- --json` prints, parsed back, in order. */
 const printed: LocalLine[] = [];
+/** What the --webhook receiver got, with its own clock's time of receipt. */
+const posts: { body: string; headers: IncomingHttpHeaders; atMs: number }[] = [];
+const WEBHOOK_SECRET = `whsec_${randomBytes(32).toString("base64")}`;
+const receiver = createServer((request, response) => {
+  let body = "";
+  request.on("data", (chunk: Buffer) => {
+    body += chunk.toString("utf8");
+  });
+  request.on("end", () => {
+    posts.push({ body, headers: request.headers, atMs: Date.now() });
+    response.end();
+  });
+});
 
 beforeAll(async () => {
   const folder = await mkdtemp(join(tmpdir(), "fleet-alerts-escalation-"));
@@ -168,5 +187,60 @@ describe("escalation in the local mode", () => {
     expect(humanView(escalated[1] as ObservationOf<"alert-escalated">, emptyTotals(), "t").print).toBe(
       `t ESCALATED crash #${ignored.serialno} device ${ignored.deviceid} to level 2 of 2: not acknowledged after 2 min\n         Link: ${ignored.link}`,
     );
+  }, 60_000);
+});
+
+describe("the local mode's --webhook target", () => {
+  it("gets every alert, signed so that a receiver verifies it on its own clock, not the simulated one", async () => {
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const folder = await mkdtemp(join(tmpdir(), "fleet-alerts-webhook-"));
+    const rulesFile = join(folder, "rules.json");
+    await writeFile(rulesFile, JSON.stringify(RULES));
+    const published: string[] = [];
+    // Ten simulated minutes a second: past Standard Webhooks' five-minute tolerance at once.
+    let local: LocalPipeline | undefined;
+    local = await startLocalPipeline(
+      {
+        accounts: ["north"],
+        devices: 2,
+        seed: 11,
+        speed: 600,
+        pollEverySeconds: 0.5,
+        evidenceDir: join(folder, "evidence"),
+        fleetTimeZone: "UTC",
+        rulesFile,
+        // As `npm start -- --webhook URL` with WEBHOOK_SECRET set.
+        groups: withWebhookTarget(forAccounts(await loadGroupsFile(DEFAULT_GROUPS_FILE), ["north"])),
+        webhook: {
+          url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+          secret: WEBHOOK_SECRET,
+          secretGenerated: false,
+        },
+      },
+      (line) => {
+        if (line.type === "alert-published") published.push(line.alertId);
+        // A crash on every poll until two alerts have reached the receiver.
+        if (line.type === "poll-summary" && posts.length < 2)
+          local?.simulators.get("north")?.control.injectEvent({ appdevid: 16 });
+      },
+    );
+    try {
+      for (const deadline = Date.now() + WAIT_MS; posts.length < 2; await sleep(50))
+        if (Date.now() > deadline) throw new Error("fewer than two webhook posts within the wait");
+    } finally {
+      await local?.stop();
+      receiver.close();
+    }
+    const ids = posts.map(({ body, headers }) => {
+      // Throws on a bad signature, or a webhook-timestamp five minutes from the receiver's clock.
+      const payload = new Webhook(WEBHOOK_SECRET).verify(body, headers as Record<string, string>) as {
+        data: { alertId: string };
+      };
+      return payload.data.alertId;
+    });
+    for (const { headers, atMs } of posts)
+      expect(Math.abs(Number(headers["webhook-timestamp"]) * 1000 - atMs)).toBeLessThan(60_000);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.every((id) => published.includes(id))).toBe(true);
   }, 60_000);
 });

@@ -173,10 +173,19 @@ describe("--webhook", () => {
     ];
     const given = `whsec_${randomBytes(32).toString("base64")}`;
     const env = { POWERTOOLS_METRICS_DISABLED: "true", WEBHOOK_SECRET: "" };
-    const [generated, fromEnv, refused] = await Promise.all([
+    // A groups file that leaves the critical rules unheard: refused before anything starts.
+    const unheard = join(evidenceDir, "groups.json");
+    await writeFile(
+      unheard,
+      JSON.stringify({
+        groups: [{ name: "speeding", email: ["a@example.test"], select: { rules: ["overspeed"] } }],
+      }),
+    );
+    const [generated, fromEnv, refused, unrouted] = await Promise.all([
       runScript("packages/local/src/main.ts", args, env),
       runScript("packages/local/src/main.ts", args, { ...env, WEBHOOK_SECRET: given }),
       runScript("packages/local/src/main.ts", ["--webhook", "http://hooks.example.test/"], env),
+      runScript("packages/local/src/main.ts", ["--groups", unheard], env),
     ]);
     const started = (stdout: string) =>
       stdout
@@ -198,6 +207,10 @@ describe("--webhook", () => {
     expect(refused.code).not.toBe(0);
     expect(refused.output).toMatch(/--webhook: must be https:\/\//);
     expect(refused.output).not.toMatch(/locally:/);
+
+    expect(unrouted.code).not.toBe(0);
+    expect(unrouted.output).toMatch(/critical rule "gsensor" of account "north" reaches no group/);
+    expect(unrouted.output).not.toMatch(/locally:/);
     // Three processes at once on a busy machine: more than the default 30 s.
   }, 60_000);
 });

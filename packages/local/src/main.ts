@@ -4,8 +4,8 @@
  * live view by default; with --json, one JSON object per line on stdout.
  */
 
-import { loadGroupsFile } from "@fleet-alerts/core/routing";
-import { InvalidRulesError, loadRulesFile } from "@fleet-alerts/core/rules";
+import { loadGroupsFile, RoutingValidationError, validateRouting } from "@fleet-alerts/core/routing";
+import { DEFAULT_RULES, InvalidRulesError, loadRulesFile } from "@fleet-alerts/core/rules";
 import { askHidden } from "@fleet-alerts/functions/prompt";
 import { EVENT_COORDINATES, type EventCoordinates } from "@fleet-alerts/simulator";
 import { Command, InvalidArgumentError, Option } from "commander";
@@ -169,9 +169,10 @@ async function groups(accounts: readonly string[]) {
 }
 
 async function main(): Promise<number> {
+  let rules = DEFAULT_RULES;
   if (options.rules) {
     try {
-      await loadRulesFile(options.rules);
+      rules = await loadRulesFile(options.rules);
     } catch (error) {
       if (error instanceof InvalidRulesError) {
         complain(error.message);
@@ -182,8 +183,22 @@ async function main(): Promise<number> {
   }
   if (options.baseUrl && !options.username) throw new Error("--base-url needs --username");
   const accounts = options.baseUrl ? [REAL_ACCOUNT_ID] : options.accounts;
-  // Both refuse what is wrong (listing a groups file's every problem) before anything starts.
+  // Both refuse what is wrong (listing a groups file's every problem) before anything starts: the
+  // groups file, as the poller checks it, against every account's rules.
   const routing = await groups(accounts);
+  try {
+    validateRouting(
+      routing,
+      accounts.map((id) => ({ id, rules })),
+      { source: options.groups ?? DEFAULT_GROUPS_FILE },
+    );
+  } catch (error) {
+    if (error instanceof RoutingValidationError) {
+      complain(error.message);
+      return 1;
+    }
+    throw error;
+  }
   const secret = options.webhook ? webhookSecret(process.env) : undefined;
   const local: LocalOptions = {
     ...(!options.baseUrl && { accounts }),

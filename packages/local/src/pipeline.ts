@@ -194,7 +194,9 @@ export async function startLocalPipeline(
   const confirm = createConfirmHandler(handlerEnv, overrides);
   const evidence = createEvidenceHandler(handlerEnv, overrides);
   const escalate = createEscalateHandler(handlerEnv, overrides);
-  const webhook = createWebhookHandler(handlerEnv, overrides);
+  // Real time, not the simulated clock: a receiver checks webhook-timestamp against its own clock
+  // (Standard Webhooks allows five minutes), and the simulated one runs ahead by minutes a second.
+  const webhook = createWebhookHandler(handlerEnv, { ...overrides, now: Date.now });
   const notices = createNoticesHandler(handlerEnv, overrides);
   const { sqs } = emulators.clients;
   const inboxes = await subscribeRecipients(emulators, sqs, groups);
