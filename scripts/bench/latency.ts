@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { DeleteMessageBatchCommand, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
+import { groupsFileSchema } from "@fleet-alerts/core/routing";
 import type { Simulator } from "@fleet-alerts/simulator";
 import { parseNotification } from "../../packages/local/src/emulators.js";
 import { startLocalPipeline } from "../../packages/local/src/pipeline.js";
@@ -96,6 +97,9 @@ export async function measureLatency(
       evidenceDir: ".build/bench-evidence",
       rulesFile,
       fleetTimeZone: "UTC",
+      // One group hearing of the bench's one info rule (the local file's night shift and ops groups
+      // select warnings and criticals only, and a group that selects nothing is refused).
+      groups: groupsFileSchema.parse({ groups: [{ name: "bench", email: ["bench@example.test"] }] }),
     },
     show,
   );
