@@ -49,35 +49,42 @@ export async function deliver(
   );
 }
 
-/** Runs `step` again and again until stopped, one step `everyMs` at most. */
-export function every(everyMs: number, step: () => Promise<unknown>): () => Promise<unknown> {
-  return async () => {
+/**
+ * Runs `step` again and again until stopped, one step `everyMs` at most. Stopping cuts the wait
+ * short: a loop of five minutes (the notices' at real-time speed) must not hold up the stop.
+ */
+export function every(everyMs: number, step: () => Promise<unknown>): LoopStep {
+  return async (stopping) => {
     const started = Date.now();
     await step();
-    await sleep(Math.max(0, everyMs - (Date.now() - started)));
+    const waitMs = Math.max(0, everyMs - (Date.now() - started));
+    await sleep(waitMs, undefined, { signal: stopping }).catch(() => undefined);
   };
 }
+
+/** One turn of a loop; `stopping` aborts when the loops are stopped. */
+export type LoopStep = (stopping: AbortSignal) => Promise<unknown>;
 
 /**
  * Runs each step in a loop of its own until `stop()`, which resolves once every loop has finished
  * its current step. A step that throws is reported and retried half a second later.
  */
-export function runLoops(steps: Array<() => Promise<unknown>>, onError: (error: Error) => void) {
-  let running = true;
+export function runLoops(steps: LoopStep[], onError: (error: Error) => void) {
+  const stopping = new AbortController();
   const loops = steps.map(async (step) => {
-    while (running) {
+    while (!stopping.signal.aborted) {
       try {
-        await step();
+        await step(stopping.signal);
       } catch (error) {
-        if (!running) return;
+        if (stopping.signal.aborted) return;
         onError(error as Error);
-        await sleep(500);
+        await sleep(500, undefined, { signal: stopping.signal }).catch(() => undefined);
       }
     }
   });
   return {
     stop: async () => {
-      running = false;
+      stopping.abort();
       await Promise.all(loops);
     },
   };
