@@ -21,7 +21,15 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: ["test/infra/**"], env },
+        test: {
+          name: "unit",
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/infra/**"],
+          env,
+          // Two files at a time even on a 2-vCPU runner (the default is one fewer than the CPUs):
+          // most of a file's time is spent waiting on the emulators, servers and browsers it starts.
+          maxWorkers: 2,
+        },
       },
       {
         // SST keeps module-level state and shares .sst/: infrastructure tests run one file at a

@@ -38,8 +38,10 @@ async function downloadsClaimPackZip(pipeline: LocalPipeline, shown: LocalLine[]
   );
   const pack = () => fetch(`${started.incident}/i/${share.token}/pack`, { redirect: "manual" });
   expect((await pack()).status).toBe(200);
-  for (let waited = 0; !shown.some((line) => line.type === "claim-pack-zipped"); waited += 100) {
-    expect(waited).toBeLessThan(10_000);
+  // Measured on the wall clock: on a loaded runner the evidence function may take a while to build it.
+  const deadline = Date.now() + 30_000;
+  while (!shown.some((line) => line.type === "claim-pack-zipped")) {
+    expect(Date.now()).toBeLessThan(deadline);
     await sleep(100);
   }
   const ready = await pack();
@@ -147,7 +149,7 @@ describe("the local mode", () => {
       expect(manifest.clips.map((entry) => entry.sha256)).toContain(clip.sha256);
       expect(bytes.length).toBe(clip.bytes);
     }
-  });
+  }, 60_000);
 });
 
 describe("npm start", () => {
