@@ -3,7 +3,7 @@ import { SNSClient } from "@aws-sdk/client-sns";
 import { SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { Observer, StructuredLogger } from "@fleet-alerts/core";
-import { AlertLinks, AlertStore, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
+import { AlertLinks, AlertStore, PublicationStore, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
 import {
   type AccountConfig,
   ConfigError,
@@ -98,6 +98,7 @@ export async function buildRuntime(
     cursors: new CursorStore(table),
     lock: new AccountLock(table, LOCK_LEASE_MS),
     alerts: new AlertStore(table),
+    publications: new PublicationStore(table),
     states: new RuleStateStore(table),
     offlineChecks: new OfflineCheckStore(table),
     rejected: new RejectedEventStore(table),

@@ -61,10 +61,9 @@ async function outcome({ deps }: ReturnType<typeof world>) {
   return {
     published: deps.publisher.acceptedIds().sort(),
     records: deps.alerts.all().map((record) => `${record.alertId} ${record.status}`),
-    evidence: deps.evidenceQueue
-      .jobs<{ alertId: string }>()
-      .map((job) => job.alertId)
-      .sort(),
+    // A replay sends an alert's jobs again if it crashed before remembering them: the evidence
+    // function stores its evidence once all the same (an SQS consumer takes any job twice).
+    evidence: [...new Set(deps.evidenceQueue.jobs<{ alertId: string }>().map((job) => job.alertId))].sort(),
     // A replay sends an Offline check again if its step did not finish: the confirmation takes it once.
     offlineChecks: [...new Set(deps.confirmQueue.sent.map((message) => message.body))].sort(),
     states: await deps.states.loadAll(ACCOUNT),

@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { deliverAlerts, queueEvidence, queueWebhooks } from "../alerts/delivery.js";
+import { deliverAlerts, handOn } from "../alerts/delivery.js";
+import { ChunkLedger, RecordLedger } from "../alerts/delivery-ledger.js";
+import type { AlertRecord } from "../alerts/record.js";
 import type { FleetDevice } from "../devicecloud/schemas/devices.js";
 import type { DeviceEvent } from "../devicecloud/schemas/events.js";
-import { scheduleEscalations } from "../escalation/schedule.js";
 import type { RuleState } from "../rules/evaluator.js";
 import { type ChunkPlan, ChunkPlanner } from "./chunk-planner.js";
-import { recordsOfChunk } from "./chunk-records.js";
+import { chunkRecords, recordsOfChunk } from "./chunk-records.js";
 import {
   type AccountSettings,
   POLL_COUNTS,
@@ -99,6 +100,47 @@ async function start(settings: AccountSettings, deps: PollerDependencies): Promi
   return serialno;
 }
 
+/**
+ * Records the chunk's new alerts, publishes every alert of its window that has not gone out, and
+ * sends their jobs. One write for the chunk's new records (batched), one for its publication, one
+ * for its jobs: the window's own records say what was decided, the chunk's publication item what
+ * was done (docs/ARCHITECTURE.md, "Exactly once"). A window with no alert writes nothing.
+ */
+async function deliverChunk(
+  run: Run,
+  through: bigint,
+  decided: Awaited<ReturnType<typeof recordsOfChunk>>,
+): Promise<void> {
+  const { deps, settings, summary } = run;
+  const { account } = settings;
+  const from = run.cursor;
+  // Publishing is driven by the records, not by this run's decisions: a replay publishes what an
+  // earlier run recorded and did not get to send.
+  const existing = await deps.alerts.inWindow(account, from, through);
+  if (decided.length === 0 && existing.length === 0) return;
+  const opened = await deps.publications.open(account, from, deps.now());
+  const written = await deps.alerts.recordChunk(
+    await chunkRecords(decided, existing, { from, decidedAtMs: opened.decidedAtMs }, deps.router),
+  );
+  deps.checkpoint?.("alerts-recorded");
+  const window: AlertRecord[] = [...existing, ...written].sort(tableOrder);
+  const ledger = await ChunkLedger.of(
+    { account, from, opened },
+    window,
+    deps.publications,
+    new RecordLedger(deps.alerts, deps.now),
+  );
+  const delivered = await deliverAlerts(window, deps, summary, ledger);
+  deps.checkpoint?.("alerts-published");
+  await handOn(delivered, deps, summary, ledger);
+}
+
+/** In ascending serialno, then rule id: the order of the table's sort keys. */
+function tableOrder(a: AlertRecord, b: AlertRecord): number {
+  if (a.serialno !== b.serialno) return a.serialno < b.serialno ? -1 : 1;
+  return a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0;
+}
+
 /** Carries out a decided chunk step by step; an outcome when the run must stop. */
 async function runChunk(run: Run, chunk: Chunk, plan: ChunkPlan): Promise<Outcome | undefined> {
   const { deps, settings, summary } = run;
@@ -109,24 +151,8 @@ async function runChunk(run: Run, chunk: Chunk, plan: ChunkPlan): Promise<Outcom
   summary.suppressed += decision.suppressed;
   for (const observation of decision.observations) deps.observer.observe(observation);
 
-  const records = await recordsOfChunk(plan, run.fleet, settings, deps, summary);
-  const nowMs = deps.now();
-  await Promise.all(records.map((record) => deps.alerts.record(record, nowMs)));
-  deps.checkpoint?.("alerts-recorded");
-
-  // Publishing is driven by the records, not by this run's decisions: a replay publishes what an
-  // earlier run recorded and did not get to send.
-  const delivered = await deliverAlerts(
-    await deps.alerts.inWindow(account, from, chunk.through),
-    deps,
-    summary,
-  );
-  deps.checkpoint?.("alerts-published");
-
-  await queueEvidence(delivered, deps, summary);
-
-  await queueWebhooks(delivered, deps);
-  await scheduleEscalations(delivered, deps);
+  const decided = await recordsOfChunk(plan, run.fleet, settings, deps, summary);
+  await deliverChunk(run, chunk.through, decided);
   await sendOfflineSteps(account, decision.offlineSteps, deps, summary);
   deps.checkpoint?.("side-effects-sent");
 
