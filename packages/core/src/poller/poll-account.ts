@@ -20,6 +20,29 @@ import { stateKey } from "./rule-state.js";
 
 type Outcome = PollSummary["outcome"];
 
+/**
+ * What one invocation's ticks hand each other (a poll every few seconds inside one invocation): the
+ * rule states as the last tick left them, at the cursor it left. They hold while the cursor is still
+ * there: no other run has moved it, and so none has saved a state the poller owns meanwhile (the
+ * Offline confirmation saves only fields the poller neither reads nor writes). Otherwise, and after
+ * a tick that failed or stopped short, the next tick reads them again.
+ */
+export class TickCarry {
+  #kept: { cursor: bigint; states: Map<string, RuleState> } | undefined;
+
+  statesAt(cursor: bigint): Map<string, RuleState> | undefined {
+    return this.#kept?.cursor === cursor ? this.#kept.states : undefined;
+  }
+
+  keep(cursor: bigint, states: Map<string, RuleState>): void {
+    this.#kept = { cursor, states };
+  }
+
+  drop(): void {
+    this.#kept = undefined;
+  }
+}
+
 /** What one run holds between chunks. */
 interface Run {
   settings: AccountSettings;
@@ -42,6 +65,7 @@ export async function pollAccount(
   settings: AccountSettings,
   deps: PollerDependencies,
   deadlineMs: number,
+  carry = new TickCarry(),
 ): Promise<PollSummary> {
   const summary = emptySummary(settings.account);
   const owner = randomUUID();
@@ -50,7 +74,12 @@ export async function pollAccount(
     return { ...summary, outcome: "locked" };
   }
   try {
-    return await pollHeld(settings, deps, deadlineMs, owner, summary);
+    const polled = await pollHeld(settings, deps, deadlineMs, owner, summary, carry);
+    if (polled.outcome === "cursor-moved" || polled.outcome === "lost-lease") carry.drop();
+    return polled;
+  } catch (error) {
+    carry.drop();
+    throw error;
   } finally {
     await deps.lock.release(settings.account, owner);
   }
@@ -62,15 +91,19 @@ async function pollHeld(
   deadlineMs: number,
   owner: string,
   summary: PollSummary,
+  carry: TickCarry,
 ): Promise<PollSummary> {
   const { account } = settings;
   const cursor = await deps.cursors.read(account);
   if (cursor === undefined)
     return { ...summary, outcome: "started", cursor: String(await start(settings, deps)) };
-  const states = await deps.states.loadAll(account);
+  const states = carry.statesAt(cursor) ?? (await deps.states.loadAll(account));
   const fleet = await readFleet(account, deps);
   const run: Run = { settings, deps, owner, summary, cursor, states, fleet };
-  const stop = (outcome: Outcome): PollSummary => ({ ...summary, outcome, cursor: run.cursor.toString() });
+  const stop = (outcome: Outcome): PollSummary => {
+    carry.keep(run.cursor, run.states);
+    return { ...summary, outcome, cursor: run.cursor.toString() };
+  };
   const pastDeadline = () => (deps.wallClock ?? Date.now)() >= deadlineMs;
   for (;;) {
     if (pastDeadline()) return stop("deadline");

@@ -5,7 +5,7 @@ import {
   type PollerDependencies,
   type PollSummary,
 } from "./dependencies.js";
-import { pollAccount } from "./poll-account.js";
+import { pollAccount, TickCarry } from "./poll-account.js";
 
 export interface AccountPoller {
   settings: AccountSettings;
@@ -69,9 +69,11 @@ export async function runPollers(
 async function pollOneAccount({ settings, deps }: AccountPoller, options: RunOptions) {
   const now = options.now ?? Date.now;
   let total: PollSummary | undefined;
+  // The rule states, read once per invocation rather than once per tick while nothing else polls.
+  const carry = new TickCarry();
   for (;;) {
     const tickStartedMs = now();
-    total = addSummaries(total, await pollAccount(settings, deps, options.deadlineMs));
+    total = addSummaries(total, await pollAccount(settings, deps, options.deadlineMs, carry));
     if (options.pollEveryMs === undefined) return total;
     const nextTickMs = tickStartedMs + options.pollEveryMs;
     if (nextTickMs >= options.deadlineMs) return total;
