@@ -134,38 +134,53 @@ async function start(settings: AccountSettings, deps: PollerDependencies): Promi
 }
 
 /**
- * Records the chunk's new alerts, publishes every alert of its window that has not gone out, and
- * sends their jobs. One write for the chunk's new records (batched), one for its publication, one
- * for its jobs: the window's own records say what was decided, the chunk's publication item what
- * was done (docs/ARCHITECTURE.md, "Exactly once"). A window with no alert writes nothing.
+ * Records the chunk's new alerts, then publishes every alert of its window that has not gone out
+ * and sends their jobs. One write for the chunk's new records (batched), one for its publication,
+ * one for its jobs: the window's own records say what was decided, the chunk's publication item
+ * what was done (docs/ARCHITECTURE.md, "Exactly once"). A window with no alert writes nothing.
+ * Resolves once the records are written, with the delivery under way: from then on the records
+ * drive it, whatever the states and the Offline steps do meanwhile.
  */
-async function deliverChunk(
+async function recordAndDeliver(
   run: Run,
   through: bigint,
   decided: Awaited<ReturnType<typeof recordsOfChunk>>,
-): Promise<void> {
+): Promise<{ delivery: Promise<void> }> {
   const { deps, settings, summary } = run;
   const { account } = settings;
   const from = run.cursor;
+  const opening = () => deps.publications.open(account, from, deps.now());
   // Publishing is driven by the records, not by this run's decisions: a replay publishes what an
-  // earlier run recorded and did not get to send.
-  const existing = await deps.alerts.inWindow(account, from, through);
-  if (decided.length === 0 && existing.length === 0) return;
-  const opened = await deps.publications.open(account, from, deps.now());
+  // earlier run recorded and did not get to send. With alerts decided, the item is opened meanwhile.
+  const [existing, openedEarly] = await Promise.all([
+    deps.alerts.inWindow(account, from, through),
+    decided.length > 0 ? opening() : undefined,
+  ]);
+  if (decided.length === 0 && existing.length === 0) return { delivery: Promise.resolve() };
+  const opened = openedEarly ?? (await opening());
   const written = await deps.alerts.recordChunk(
     await chunkRecords(decided, existing, { from, decidedAtMs: opened.decidedAtMs }, deps.router),
   );
   deps.checkpoint?.("alerts-recorded");
   const window: AlertRecord[] = [...existing, ...written].sort(tableOrder);
-  const ledger = await ChunkLedger.of(
-    { account, from, opened },
-    window,
-    deps.publications,
-    new RecordLedger(deps.alerts, deps.now),
-  );
-  const delivered = await deliverAlerts(window, deps, summary, ledger);
-  deps.checkpoint?.("alerts-published");
-  await handOn(delivered, deps, summary, ledger);
+  const delivery = (async () => {
+    const ledger = await ChunkLedger.of(
+      { account, from, opened },
+      window,
+      deps.publications,
+      new RecordLedger(deps.alerts, deps.now),
+    );
+    const delivered = await deliverAlerts(window, deps, summary, ledger);
+    deps.checkpoint?.("alerts-published");
+    await handOn(delivered, deps, summary, ledger);
+  })();
+  return { delivery };
+}
+
+/** Waits for every one of them, then throws the first failure if any. */
+async function allSettledOrThrow(steps: readonly Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(steps)).find((result) => result.status === "rejected");
+  if (failed) throw failed.reason;
 }
 
 /** In ascending serialno, then rule id: the order of the table's sort keys. */
@@ -185,15 +200,23 @@ async function runChunk(run: Run, chunk: Chunk, plan: ChunkPlan): Promise<Outcom
   for (const observation of decision.observations) deps.observer.observe(observation);
 
   const decided = await recordsOfChunk(plan, run.fleet, settings, deps, summary);
-  await deliverChunk(run, chunk.through, decided);
-  await sendOfflineSteps(account, decision.offlineSteps, deps, summary);
-  deps.checkpoint?.("side-effects-sent");
-
-  // The last state of each rule and device in the chunk (distinct keys, so written concurrently).
-  await deps.states.saveAll(account, decision.states);
+  const { delivery } = await recordAndDeliver(run, chunk.through, decided);
+  // The records are written: the states may be saved while they go out (a replay decides nothing
+  // new past a saved state, and publishes from the records). The Offline steps come before the
+  // states, which would otherwise keep a replay from deciding them again. Both settle before the
+  // run goes on or stops: none may still be writing once the lease is given up.
+  await allSettledOrThrow([
+    delivery,
+    (async () => {
+      await sendOfflineSteps(account, decision.offlineSteps, deps, summary);
+      deps.checkpoint?.("side-effects-sent");
+      // The last state of each rule and device in the chunk (distinct keys, so written concurrently).
+      await deps.states.saveAll(account, decision.states);
+      deps.checkpoint?.("states-saved");
+    })(),
+  ]);
   for (const { deviceid, ruleId, state } of decision.states)
     run.states.set(stateKey(deviceid, ruleId), state);
-  deps.checkpoint?.("states-saved");
 
   if (!(await deps.cursors.advance(account, from, chunk.through, deps.now()))) {
     deps.logger.warn("the cursor was moved by another run; stopping", { account });
