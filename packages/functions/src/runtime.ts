@@ -15,7 +15,7 @@ import { AccountLock, CursorStore } from "@fleet-alerts/core/cursor";
 import { DeviceCloudClient } from "@fleet-alerts/core/devicecloud";
 import type { EvidenceDependencies } from "@fleet-alerts/core/evidence";
 import { OfflineCheckStore } from "@fleet-alerts/core/offline";
-import { type AccountPoller, RejectedEventStore, RuleStateStore } from "@fleet-alerts/core/poller";
+import { type AccountPoller, RejectedEventStore, RuleStateStore, TickCarry } from "@fleet-alerts/core/poller";
 import { SqsSender } from "@fleet-alerts/core/queue";
 import {
   DynamoRoutingItemStore,
@@ -151,6 +151,9 @@ export async function buildRuntime(
         ...(config.PUBLIC_BASE_URL && { linkBaseUrl: config.PUBLIC_BASE_URL }),
       },
       deps: { ...shared, router, client: clients.get(account.id) as DeviceCloudClient },
+      // Built once per container: a warm container's next run reads no rule state while the
+      // cursor is where its last run left it.
+      carry: new TickCarry(),
     })),
   );
   return { config, pollers, observer: shared.observer };

@@ -21,11 +21,12 @@ import { stateKey } from "./rule-state.js";
 type Outcome = PollSummary["outcome"];
 
 /**
- * What one invocation's ticks hand each other (a poll every few seconds inside one invocation): the
- * rule states as the last tick left them, at the cursor it left. They hold while the cursor is still
- * there: no other run has moved it, and so none has saved a state the poller owns meanwhile (the
- * Offline confirmation saves only fields the poller neither reads nor writes). Otherwise, and after
- * a tick that failed or stopped short, the next tick reads them again.
+ * What one poll hands the next of the same account, in the same process (the ticks of a run, and
+ * the runs of a warm Lambda container): the rule states as the last poll left them, at the cursor
+ * it left. They hold while the cursor is still there: no other run has moved it, so none has saved
+ * a state the poller owns meanwhile (the Offline confirmation saves only fields the poller neither
+ * reads nor writes). Otherwise, and after a poll that failed or stopped short, the next reads them
+ * again.
  */
 export class TickCarry {
   #kept: { cursor: bigint; states: Map<string, RuleState> } | undefined;

@@ -10,6 +10,12 @@ import { pollAccount, TickCarry } from "./poll-account.js";
 export interface AccountPoller {
   settings: AccountSettings;
   deps: PollerDependencies;
+  /**
+   * The rule states as this poller's last run left them, kept from run to run in a warm container
+   * (and between the ticks of one run): read again only when another run has moved the cursor.
+   * Absent: a new one per run (its ticks still share it).
+   */
+  carry?: TickCarry;
 }
 
 export interface RunOptions {
@@ -66,11 +72,12 @@ export async function runPollers(
 }
 
 /** One account's ticks: each starts pollEveryMs after the one before, or as soon as it ends if later. */
-async function pollOneAccount({ settings, deps }: AccountPoller, options: RunOptions) {
+async function pollOneAccount(
+  { settings, deps, carry = new TickCarry() }: AccountPoller,
+  options: RunOptions,
+) {
   const now = options.now ?? Date.now;
   let total: PollSummary | undefined;
-  // The rule states, read once per invocation rather than once per tick while nothing else polls.
-  const carry = new TickCarry();
   for (;;) {
     const tickStartedMs = now();
     total = addSummaries(total, await pollAccount(settings, deps, options.deadlineMs, carry));
