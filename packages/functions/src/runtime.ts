@@ -3,7 +3,7 @@ import { SNSClient } from "@aws-sdk/client-sns";
 import { SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { Observer, StructuredLogger } from "@fleet-alerts/core";
-import { AlertLinks, AlertStore, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
+import { AlertLinks, AlertStore, PublicationStore, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
 import {
   type AccountConfig,
   ConfigError,
@@ -15,7 +15,7 @@ import { AccountLock, CursorStore } from "@fleet-alerts/core/cursor";
 import { DeviceCloudClient } from "@fleet-alerts/core/devicecloud";
 import type { EvidenceDependencies } from "@fleet-alerts/core/evidence";
 import { OfflineCheckStore } from "@fleet-alerts/core/offline";
-import { type AccountPoller, RejectedEventStore, RuleStateStore } from "@fleet-alerts/core/poller";
+import { type AccountPoller, RejectedEventStore, RuleStateStore, TickCarry } from "@fleet-alerts/core/poller";
 import { SqsSender } from "@fleet-alerts/core/queue";
 import {
   DynamoRoutingItemStore,
@@ -98,6 +98,7 @@ export async function buildRuntime(
     cursors: new CursorStore(table),
     lock: new AccountLock(table, LOCK_LEASE_MS),
     alerts: new AlertStore(table),
+    publications: new PublicationStore(table),
     states: new RuleStateStore(table),
     offlineChecks: new OfflineCheckStore(table),
     rejected: new RejectedEventStore(table),
@@ -150,6 +151,9 @@ export async function buildRuntime(
         ...(config.PUBLIC_BASE_URL && { linkBaseUrl: config.PUBLIC_BASE_URL }),
       },
       deps: { ...shared, router, client: clients.get(account.id) as DeviceCloudClient },
+      // Built once per container: a warm container's next run reads no rule state while the
+      // cursor is where its last run left it.
+      carry: new TickCarry(),
     })),
   );
   return { config, pollers, observer: shared.observer };

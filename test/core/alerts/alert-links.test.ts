@@ -9,6 +9,7 @@ import {
   deliverAlerts,
   newAlertRecord,
   type OutgoingAlert,
+  RecordLedger,
   SnsAlertPublisher,
 } from "@fleet-alerts/core/alerts";
 import type { Route } from "@fleet-alerts/core/routing";
@@ -101,7 +102,15 @@ function deliver(
     }),
     ...overrides,
   };
-  return { observations, done: deliverAlerts([record], deps, { alertsPublished: 0, alertsFailed: 0 }) };
+  return {
+    observations,
+    done: deliverAlerts(
+      [record],
+      deps,
+      { alertsPublished: 0, alertsFailed: 0 },
+      new RecordLedger(deps.alerts, () => NOW),
+    ),
+  };
 }
 
 async function tableText(): Promise<string> {

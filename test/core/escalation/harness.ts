@@ -1,5 +1,12 @@
 import type { Observation, ObservationOf, ObservationType } from "@fleet-alerts/core";
-import { AlertStore, deliverAlerts, newAlertRecord, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
+import {
+  AlertStore,
+  deliverAlerts,
+  handOn,
+  newAlertRecord,
+  RecordLedger,
+  SnsAlertPublisher,
+} from "@fleet-alerts/core/alerts";
 import {
   AcknowledgementStore,
   type EscalationDependencies,
@@ -7,7 +14,6 @@ import {
   EscalationStore,
   escalationJobSchema,
   runEscalation,
-  scheduleEscalations,
 } from "@fleet-alerts/core/escalation";
 import type { JobQueue, QueueMessage } from "@fleet-alerts/core/queue";
 import { parseRules, type Rule } from "@fleet-alerts/core/rules";
@@ -122,11 +128,10 @@ export async function firedAlert(harness: EscalationHarness, rule: Rule) {
     observer,
     now,
   };
-  const delivered = await deliverAlerts(record ? [record] : [], deliveryDeps, {
-    alertsPublished: 0,
-    alertsFailed: 0,
-  });
-  await scheduleEscalations(delivered, deliveryDeps);
+  const ledger = new RecordLedger(deliveryDeps.alerts, now);
+  const counts = { alertsPublished: 0, alertsFailed: 0, evidenceJobs: 0 };
+  const delivered = await deliverAlerts(record ? [record] : [], deliveryDeps, counts, ledger);
+  await handOn(delivered, deliveryDeps, counts, ledger);
   await harness.emulators.readInbox({ atLeast: 1 }); // the alert itself, not what these tests count
   const deps: EscalationDependencies = {
     escalations: harness.escalations,

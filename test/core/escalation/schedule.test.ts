@@ -1,7 +1,9 @@
 import {
   type AlertRecord,
   buildAlertMessage,
+  handOn,
   newAlertRecord,
+  RecordLedger,
   withLinkFilledOrDropped,
 } from "@fleet-alerts/core/alerts";
 import { escalationMessage, scheduleEscalations } from "@fleet-alerts/core/escalation";
@@ -29,13 +31,15 @@ async function publishedRecord(alerts: FakeAlertRecords, escalate?: unknown): Pr
 }
 
 describe("scheduling escalations after publishing", () => {
-  it("sends level 1 once, delayed by the policy: a replay of the poll finds it marked", async () => {
+  it("sends level 1 once, delayed by the policy: a replay of the poll finds it handed on", async () => {
     const alerts = new FakeAlertRecords();
     const queue = new FakeJobQueue();
-    const deps = { alerts, escalationQueue: queue, now: () => FIRED_AT_MS + 5000 };
+    const now = () => FIRED_AT_MS + 5000;
+    const deps = handingOn(alerts, queue, now);
+    const ledger = new RecordLedger(alerts, now);
     const record = await publishedRecord(alerts, { after: "10m", levels: 2 });
-    await scheduleEscalations([record], deps);
-    await scheduleEscalations(await alerts.all(), deps);
+    await handOn([record], deps, { evidenceJobs: 0 }, ledger);
+    await handOn(alerts.all(), deps, { evidenceJobs: 0 }, ledger);
     expect(queue.sent.map((message) => message.delaySeconds)).toEqual([595]);
     expect(queue.jobs()).toEqual([
       {
@@ -52,21 +56,31 @@ describe("scheduling escalations after publishing", () => {
   });
 
   it("sends nothing without an escalation queue, or for an alert whose rule does not escalate", async () => {
-    const alerts = new FakeAlertRecords();
     const queue = new FakeJobQueue();
-    await scheduleEscalations([await publishedRecord(alerts, { after: "10m", levels: 1 })], {
-      alerts,
+    await scheduleEscalations([await publishedRecord(new FakeAlertRecords(), { after: "10m", levels: 1 })], {
       now: () => FIRED_AT_MS,
     });
     await scheduleEscalations([await publishedRecord(new FakeAlertRecords())], {
-      alerts,
       escalationQueue: queue,
       now: () => FIRED_AT_MS,
     });
     expect(queue.sent).toEqual([]);
-    expect(alerts.all()[0]?.escalationQueuedAt).toBeUndefined();
   });
 });
+
+/** What handing on needs here: the queues, a silent logger, no observer of note. */
+function handingOn(alerts: FakeAlertRecords, escalationQueue: FakeJobQueue, now: () => number) {
+  return {
+    alerts,
+    publisher: { publish: async () => [] },
+    evidenceQueue: new FakeJobQueue(),
+    escalationQueue,
+    router: { route: async () => FAKE_ROUTE },
+    logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    observer: { observe: () => undefined },
+    now,
+  };
+}
 
 describe("the escalation message", () => {
   it("keeps the subject and SMS within their limits, whatever the names", () => {

@@ -6,9 +6,10 @@ import {
   type PollStep,
   type PollSummary,
   pollAccount,
+  TickCarry,
 } from "@fleet-alerts/core/poller";
 import { type RuleInput, ruleSchema } from "@fleet-alerts/core/rules";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { fakePollerDependencies } from "../../support/fakes/index.js";
 
 const NOW = Date.parse("2026-01-05T12:00:00Z");
@@ -61,10 +62,9 @@ async function outcome({ deps }: ReturnType<typeof world>) {
   return {
     published: deps.publisher.acceptedIds().sort(),
     records: deps.alerts.all().map((record) => `${record.alertId} ${record.status}`),
-    evidence: deps.evidenceQueue
-      .jobs<{ alertId: string }>()
-      .map((job) => job.alertId)
-      .sort(),
+    // A replay sends an alert's jobs again if it crashed before remembering them: the evidence
+    // function stores its evidence once all the same (an SQS consumer takes any job twice).
+    evidence: [...new Set(deps.evidenceQueue.jobs<{ alertId: string }>().map((job) => job.alertId))].sort(),
     // A replay sends an Offline check again if its step did not finish: the confirmation takes it once.
     offlineChecks: [...new Set(deps.confirmQueue.sent.map((message) => message.body))].sort(),
     states: await deps.states.loadAll(ACCOUNT),
@@ -180,5 +180,44 @@ describe("pollAccount over in-memory ports", () => {
     deps.publisher.verdict = () => "ok";
     expect(await poll(deps)).toMatchObject({ outcome: "caught-up", cursor: "1010" });
     expect(deps.publisher.accepted.length).toBeGreaterThan(0);
+  });
+});
+
+describe("ticks of one invocation (a poll every few seconds)", () => {
+  it("read the rule states once, and decide as one run over the same events would", async () => {
+    const control = world(250);
+    await poll(control.deps);
+    const ticked = world(0);
+    const loads = vi.spyOn(ticked.deps.states, "loadAll");
+    const carry = new TickCarry();
+    const all = events(250);
+    for (const slice of [all.slice(0, 90), all.slice(90, 91), [], all.slice(91)]) {
+      ticked.deps.client.events.push(...slice);
+      await pollAccount(SETTINGS, ticked.deps, Number.POSITIVE_INFINITY, carry);
+    }
+    expect(loads).toHaveBeenCalledTimes(1);
+    expect(await outcome(ticked)).toEqual(await outcome(control));
+  });
+
+  it("read them again once another run has moved the cursor, or a tick failed", async () => {
+    const { deps } = world(10);
+    const loads = vi.spyOn(deps.states, "loadAll");
+    const carry = new TickCarry();
+    await pollAccount(SETTINGS, deps, Number.POSITIVE_INFINITY, carry);
+    deps.client.events.push(...events(20).slice(10));
+    await poll(deps); // another invocation, overlapping this one
+    await pollAccount(SETTINGS, deps, Number.POSITIVE_INFINITY, carry);
+    expect(loads).toHaveBeenCalledTimes(3);
+
+    deps.client.events.push(...events(30).slice(20));
+    const crash = (step: PollStep) => {
+      if (step === "states-saved") throw new Error("crash");
+    };
+    await expect(
+      pollAccount(SETTINGS, { ...deps, checkpoint: crash }, Number.POSITIVE_INFINITY, carry),
+    ).rejects.toThrow("crash");
+    expect(loads).toHaveBeenCalledTimes(3); // the cursor had not moved: the failed tick read none
+    await pollAccount(SETTINGS, deps, Number.POSITIVE_INFINITY, carry);
+    expect(loads).toHaveBeenCalledTimes(4);
   });
 });

@@ -80,7 +80,7 @@ describe("batch items DynamoDB leaves unprocessed", () => {
     const { table, sent } = scriptedTable(10);
     await expect(
       new RuleStateStore(table, { attempts: 3, delayMs: 1 }).saveAll("acct", changes),
-    ).rejects.toThrow("1 rule states left unwritten");
+    ).rejects.toThrow("1 of 3 items left unwritten after 3 attempts");
     expect(sent).toEqual([3, 1, 1]);
   });
 });

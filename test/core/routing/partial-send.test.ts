@@ -6,6 +6,7 @@ import {
   newAlertRecord,
   type OutgoingAlert,
   type PublishOutcome,
+  RecordLedger,
 } from "@fleet-alerts/core/alerts";
 import type { AlertRouter, Route } from "@fleet-alerts/core/routing";
 import { describe, expect, it } from "vitest";
@@ -74,13 +75,14 @@ describe("a partial publish", () => {
       NOW,
     );
     const counts = { alertsPublished: 0, alertsFailed: 0 };
-    await expect(deliverAlerts(alerts.all(), deps, counts)).rejects.toThrow(/next run retries/);
+    const ledger = new RecordLedger(alerts, () => NOW);
+    await expect(deliverAlerts(alerts.all(), deps, counts, ledger)).rejects.toThrow(/next run retries/);
     const kept = alerts.all()[0] as AlertRecord;
     expect(kept).toMatchObject({ status: "pending", route: ROUTE });
     expect([...(kept.sentTo ?? [])].sort()).toEqual(["e-1111111111111111", "s-3333333333333333"]);
 
     publisher.failing = false;
-    await deliverAlerts(alerts.all(), deps, counts);
+    await deliverAlerts(alerts.all(), deps, counts, ledger);
     expect(publisher.delivered.sort()).toEqual([
       "e-1111111111111111",
       "e-2222222222222222",

@@ -7,8 +7,9 @@ import {
   type AlertRecord,
   AlertStore,
   deliverAlerts,
+  handOn,
   newAlertRecord,
-  queueWebhooks,
+  RecordLedger,
   SnsAlertPublisher,
 } from "@fleet-alerts/core/alerts";
 import { runNotices } from "@fleet-alerts/core/notices";
@@ -144,7 +145,8 @@ async function recorded(
   return (await alerts.get(account, record.serialno, rule.id)) as AlertRecord;
 }
 
-const counts = () => ({ alertsPublished: 0, alertsFailed: 0 });
+const counts = () => ({ alertsPublished: 0, alertsFailed: 0, evidenceJobs: 0 });
+const ledger = () => new RecordLedger(alerts, Date.now);
 
 /** Every recipient's messages from now on, by recipient id ("ops" for the unrouted): their alert ids. */
 async function received(expected: Record<string, number>): Promise<Record<string, string[]>> {
@@ -170,7 +172,7 @@ describe("routing over the alerts topic's recipient subscriptions", () => {
     // "TRK-3x": the pattern must match the whole vehicle id.
     const nobody = await recorded("west", speeding, DAY_MS, { vehicleid: "TRK-3x" });
     const south = await recorded("south", speeding, DAY_MS);
-    await deliverAlerts([north, trucksOnly, nobody, south], deps, counts());
+    await deliverAlerts([north, trucksOnly, nobody, south], deps, counts(), ledger());
 
     expect(await received({ [id(SHARED)]: 1 })).toEqual({
       [id("north@example.com")]: [north.alertId],
@@ -194,8 +196,13 @@ describe("routing over the alerts topic's recipient subscriptions", () => {
     });
 
     // The route's webhook target gets one job, once.
-    await queueWebhooks([stored], deps);
-    await queueWebhooks([(await alerts.get("north", north.serialno, "gsensor")) as AlertRecord], deps);
+    await handOn([stored], deps, counts(), ledger());
+    await handOn(
+      [(await alerts.get("north", north.serialno, "gsensor")) as AlertRecord],
+      deps,
+      counts(),
+      ledger(),
+    );
     const jobs = webhookQueue.sent.map((message) => webhookJobSchema.parse(JSON.parse(message.body)));
     expect(jobs).toMatchObject([{ alertId: north.alertId, targetId: "erp", account: "north" }]);
   }, 15_000);
@@ -203,7 +210,7 @@ describe("routing over the alerts topic's recipient subscriptions", () => {
   it("holds an alert below critical in a group's quiet hours, and sends a critical one", async () => {
     const held = await recorded("south", speeding, NIGHT_MS);
     const critical = await recorded("south", gsensor, NIGHT_MS, { deviceid: "0099999999" });
-    await deliverAlerts([held, critical], deps, counts());
+    await deliverAlerts([held, critical], deps, counts(), ledger());
 
     const got = await received({ [id("night@example.com")]: 1 });
     expect(got[id("night@example.com")]).toEqual([critical.alertId]);
@@ -252,7 +259,7 @@ describe("routing over the alerts topic's recipient subscriptions", () => {
       await recorded("north", gsensor, hourMs + 120_000, { deviceid: "0033333333" }),
     ];
     // One at a time, as successive polls would; then the third again, as a replay would route it.
-    for (const record of three) await deliverAlerts([record], deps, counts());
+    for (const record of three) await deliverAlerts([record], deps, counts(), ledger());
     const got = await received({ [id(TEXTED)]: 2, [id("safety@example.com")]: 3 });
     expect(got[id(TEXTED)]).toEqual(
       three

@@ -68,7 +68,7 @@ async function storeStageEvidence(): Promise<void> {
   });
   const pending = await alerts.get("east", 1000125n, "overspeed");
   if (!pending) throw new Error("the pending alert was not recorded");
-  await alerts.markEvidenceQueued(pending, Date.now());
+  await alerts.markHandedOn(pending, Date.now());
 }
 
 const stageEnv = () => emulators.env();

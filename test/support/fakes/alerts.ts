@@ -3,8 +3,11 @@ import {
   type AlertRecord,
   type AlertRecords,
   alertIdOf,
+  type ChunkAlertRecord,
   type NewAlertRecord,
   type OutgoingAlert,
+  type Publication,
+  type Publications,
   type PublishOutcome,
 } from "@fleet-alerts/core/alerts";
 import type { Route } from "@fleet-alerts/core/routing";
@@ -43,6 +46,23 @@ export class FakeAlertRecords implements AlertRecords {
     return true;
   }
 
+  async recordChunk(alerts: readonly ChunkAlertRecord[]): Promise<AlertRecord[]> {
+    return alerts.map(({ decidedAtMs, route, ...alert }) => {
+      const alertId = alertIdOf(alert.account, alert.serialno, alert.ruleId);
+      const record: AlertRecord = {
+        ...alert,
+        alertId,
+        createdAt: iso(decidedAtMs),
+        escalatedLevels: 0,
+        escalationsSent: 0,
+        ...(route && { route, publishedAt: iso(decidedAtMs) }),
+        ...(alert.evidence && alert.status === "published" && { evidenceStatus: "pending" as const }),
+      };
+      this.#records.set(keyOf(alert), structuredClone(record));
+      return structuredClone(record);
+    });
+  }
+
   async get(account: string, serialno: bigint, ruleId: string): Promise<AlertRecord | undefined> {
     const record = this.#records.get(keyOf({ account, serialno, ruleId }));
     return record && structuredClone(record);
@@ -70,32 +90,23 @@ export class FakeAlertRecords implements AlertRecords {
 
   async markPartlySent(alert: AlertRecord, route: Route, sentTo: readonly string[]): Promise<void> {
     const record = this.#records.get(keyOf(alert));
-    if (record?.status !== "pending" || sentTo.length === 0) return;
+    if ((record?.status !== "pending" && record?.status !== "published") || sentTo.length === 0) return;
     record.route ??= route;
     record.sentTo = new Set([...(record.sentTo ?? []), ...sentTo]);
   }
 
-  async markWebhooksQueued(alert: AlertRecord, nowMs: number): Promise<void> {
-    const record = this.#records.get(keyOf(alert));
-    if (!record) throw new Error(`no alert record ${alert.alertId}`);
-    record.webhooksQueuedAt = iso(nowMs);
-  }
-
   async markFailed(alert: AlertRecord, failure: string): Promise<boolean> {
-    return this.#fromPending(alert, { status: "failed", failure });
+    return this.#from(alert.chunkFrom === undefined ? "pending" : "published", alert, {
+      status: "failed",
+      failure,
+    });
   }
 
-  async markEvidenceQueued(alert: AlertRecord, nowMs: number): Promise<void> {
+  async markHandedOn(alert: AlertRecord, nowMs: number): Promise<void> {
     const record = this.#records.get(keyOf(alert));
     if (!record) throw new Error(`no alert record ${alert.alertId}`);
-    record.evidenceQueuedAt = iso(nowMs);
-    record.evidenceStatus ??= "pending";
-  }
-
-  async markEscalationQueued(alert: AlertRecord, nowMs: number): Promise<void> {
-    const record = this.#records.get(keyOf(alert));
-    if (!record) throw new Error(`no alert record ${alert.alertId}`);
-    record.escalationQueuedAt = iso(nowMs);
+    record.handedOnAt = iso(nowMs);
+    if (record.evidence) record.evidenceStatus ??= "pending";
   }
 
   async setEvidence(
@@ -119,10 +130,44 @@ export class FakeAlertRecords implements AlertRecords {
   }
 
   #fromPending(alert: AlertRecord, fields: Partial<AlertRecord>): boolean {
+    return this.#from("pending", alert, fields);
+  }
+
+  #from(status: AlertRecord["status"], alert: AlertRecord, fields: Partial<AlertRecord>): boolean {
     const record = this.#records.get(keyOf(alert));
-    if (record?.status !== "pending") return false;
+    if (record?.status !== status) return false;
     Object.assign(record, fields);
     return true;
+  }
+}
+
+/** Chunks' publication items in memory, as PublicationStore keeps them. */
+export class FakePublications implements Publications {
+  readonly #items = new Map<string, Publication>();
+
+  async open(account: string, from: bigint, nowMs: number): Promise<Publication> {
+    const key = `${account}\u0000${from}`;
+    const item = this.#items.get(key) ?? { decidedAtMs: nowMs, published: new Set(), handedOn: new Set() };
+    this.#items.set(key, item);
+    return structuredClone(item);
+  }
+
+  async get(account: string, from: bigint): Promise<Publication | undefined> {
+    const item = this.#items.get(`${account}\u0000${from}`);
+    return item && structuredClone(item);
+  }
+
+  async addPublished(account: string, from: bigint, alertIds: readonly string[]): Promise<void> {
+    for (const id of alertIds) (await this.#item(account, from)).published.add(id);
+  }
+
+  async addHandedOn(account: string, from: bigint, alertIds: readonly string[]): Promise<void> {
+    for (const id of alertIds) (await this.#item(account, from)).handedOn.add(id);
+  }
+
+  async #item(account: string, from: bigint): Promise<Publication> {
+    await this.open(account, from, 0);
+    return this.#items.get(`${account}\u0000${from}`) as Publication;
   }
 }
 

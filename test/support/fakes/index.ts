@@ -1,6 +1,6 @@
 import type { Observation } from "@fleet-alerts/core";
 import type { PollerDependencies } from "@fleet-alerts/core/poller";
-import { FakeAlertPublisher, FakeAlertRecords } from "./alerts.js";
+import { FakeAlertPublisher, FakeAlertRecords, FakePublications } from "./alerts.js";
 import { FakeAccountLease, FakeCursors } from "./cursor.js";
 import { FakeDeviceCloud } from "./device-cloud.js";
 import { FakeOfflineChecks } from "./offline.js";
@@ -27,6 +27,7 @@ export function fakePollerDependencies(nowMs: number) {
     cursors: new FakeCursors(),
     lock: new FakeAccountLease(),
     alerts: new FakeAlertRecords(),
+    publications: new FakePublications(),
     states: new FakeRuleStates(),
     offlineChecks: new FakeOfflineChecks(),
     rejected: new FakeRejectedEvents(),

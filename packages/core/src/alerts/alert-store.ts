@@ -1,9 +1,9 @@
 import { PutCommand, paginateQuery } from "@aws-sdk/lib-dynamodb";
 import type { Route } from "../routing/route.js";
-import { conditionally, type TableRef } from "../store/dynamo.js";
+import { conditionally, putAll, type TableRef } from "../store/dynamo.js";
 import { expiresAfterDays, keys } from "../store/keys.js";
 import { type AlertKey, readAlertItem, updateAlertItem } from "./alert-item.js";
-import type { AlertRecords } from "./ports.js";
+import type { AlertRecords, ChunkAlertRecord } from "./ports.js";
 import {
   type AlertRecord,
   type AlertStatus,
@@ -21,25 +21,31 @@ export class AlertStore implements AlertRecords {
 
   /** Writes the record unless one exists for the same account, serialno and rule; true if written. */
   record(alert: NewAlertRecord, nowMs: number): Promise<boolean> {
-    const { serialno, message, ...rest } = alert;
     return conditionally(() =>
       this.table.documents.send(
         new PutCommand({
           TableName: this.table.tableName,
-          Item: {
-            pk: keys.account(alert.account),
-            sk: keys.alert(serialno, alert.ruleId),
-            ...rest,
-            serialno: serialno.toString(),
-            alertId: alertIdOf(alert.account, serialno, alert.ruleId),
-            ...(message && { message: JSON.stringify(message) }),
-            createdAt: new Date(nowMs).toISOString(),
-            expiresAt: expiresAfterDays(nowMs, RETENTION_DAYS),
-          },
+          Item: alertItem(alert, nowMs),
           ConditionExpression: "attribute_not_exists(pk)",
         }),
       ),
     );
+  }
+
+  /**
+   * Writes a chunk's new records whole, 25 to a request and unconditionally: the poller writes only
+   * records its window lacks, under the account's lease, and a rewrite by a replay is the same
+   * record (made as of the chunk's decision time, publication-store.ts).
+   */
+  async recordChunk(alerts: readonly ChunkAlertRecord[]): Promise<AlertRecord[]> {
+    const items = alerts.map(({ chunkFrom, route, decidedAtMs, ...alert }) => ({
+      ...alertItem(alert, decidedAtMs),
+      chunkFrom: chunkFrom.toString(),
+      ...(route && { route, publishedAt: new Date(decidedAtMs).toISOString() }),
+      ...(alert.evidence && alert.status === "published" && { evidenceStatus: "pending" }),
+    }));
+    await putAll(this.table, items);
+    return items.map((item) => alertItemSchema.parse(item));
   }
 
   get(account: string, serialno: bigint, ruleId: string): Promise<AlertRecord | undefined> {
@@ -80,42 +86,46 @@ export class AlertStore implements AlertRecords {
 
   async markPartlySent(alert: AlertRecord, route: Route, sentTo: readonly string[]): Promise<void> {
     if (sentTo.length === 0) return;
-    // The route is written only if none is kept yet: the first attempt's decided it. Not pending
-    // any more: another run finished the alert, and there is nothing left to remember.
+    // The route is written only if none is kept yet: the first attempt's decided it. Neither
+    // pending nor published (a poller's record is written published before it goes out): it
+    // failed for good, and there is nothing left to remember.
     await conditionally(() =>
       updateAlertItem(this.table, alert, {
         UpdateExpression: "SET #route = if_not_exists(#route, :route) ADD sentTo :sent",
-        ConditionExpression: "#status = :pending",
+        ConditionExpression: "#status IN (:pending, :published)",
         ExpressionAttributeNames: { "#route": "route", "#status": "status" },
-        ExpressionAttributeValues: { ":route": route, ":sent": new Set(sentTo), ":pending": "pending" },
+        ExpressionAttributeValues: {
+          ":route": route,
+          ":sent": new Set(sentTo),
+          ":pending": "pending",
+          ":published": "published",
+        },
       }),
     );
   }
 
-  async markWebhooksQueued(alert: AlertRecord, nowMs: number): Promise<void> {
-    await updateAlertItem(this.table, alert, {
-      UpdateExpression: "SET webhooksQueuedAt = :at",
-      ExpressionAttributeValues: { ":at": new Date(nowMs).toISOString() },
-    });
-  }
-
-  /** A publish the service refused for good (a sender fault): recorded, so it neither blocks nor repeats. */
+  /**
+   * A publish the service refused for good (a sender fault): recorded, so it neither blocks nor
+   * repeats. From pending, or from published on a poller's record that had not gone out.
+   */
   markFailed(alert: AlertRecord, failure: string): Promise<boolean> {
-    return this.#transition(alert, "failed", { failure });
+    return this.#transition(
+      alert,
+      "failed",
+      { failure },
+      alert.chunkFrom === undefined ? "pending" : "published",
+    );
   }
 
-  async markEvidenceQueued(alert: AlertRecord, nowMs: number): Promise<void> {
+  async markHandedOn(alert: AlertRecord, nowMs: number): Promise<void> {
     await updateAlertItem(this.table, alert, {
-      UpdateExpression:
-        "SET evidenceQueuedAt = :at, evidenceStatus = if_not_exists(evidenceStatus, :pending)",
-      ExpressionAttributeValues: { ":at": new Date(nowMs).toISOString(), ":pending": "pending" },
-    });
-  }
-
-  async markEscalationQueued(alert: AlertRecord, nowMs: number): Promise<void> {
-    await updateAlertItem(this.table, alert, {
-      UpdateExpression: "SET escalationQueuedAt = :at",
-      ExpressionAttributeValues: { ":at": new Date(nowMs).toISOString() },
+      UpdateExpression: alert.evidence
+        ? "SET handedOnAt = :at, evidenceStatus = if_not_exists(evidenceStatus, :pending)"
+        : "SET handedOnAt = :at",
+      ExpressionAttributeValues: {
+        ":at": new Date(nowMs).toISOString(),
+        ...(alert.evidence && { ":pending": "pending" }),
+      },
     });
   }
 
@@ -149,12 +159,17 @@ export class AlertStore implements AlertRecords {
     );
   }
 
-  #transition(alert: AlertRecord, status: AlertStatus, fields: Record<string, unknown>): Promise<boolean> {
+  #transition(
+    alert: AlertRecord,
+    status: AlertStatus,
+    fields: Record<string, unknown>,
+    from: AlertStatus = "pending",
+  ): Promise<boolean> {
     const names = Object.keys(fields);
     return conditionally(() =>
       updateAlertItem(this.table, alert, {
         UpdateExpression: `SET #status = :status, ${names.map((name) => `#${name} = :${name}`).join(", ")}`,
-        ConditionExpression: "#status = :pending",
+        ConditionExpression: "#status = :from",
         // Every name as a placeholder: DynamoDB reserves many plain words.
         ExpressionAttributeNames: {
           "#status": "status",
@@ -162,10 +177,28 @@ export class AlertStore implements AlertRecords {
         },
         ExpressionAttributeValues: {
           ":status": status,
-          ":pending": "pending",
+          ":from": from,
           ...Object.fromEntries(names.map((name) => [`:${name}`, fields[name]])),
         },
       }),
     );
   }
+}
+
+/** A new record as an item: its keys, its id, its message as JSON, its times. */
+function alertItem(
+  alert: Omit<NewAlertRecord, "status"> & { status: AlertStatus },
+  nowMs: number,
+): Record<string, unknown> {
+  const { serialno, message, ...rest } = alert;
+  return {
+    pk: keys.account(alert.account),
+    sk: keys.alert(serialno, alert.ruleId),
+    ...rest,
+    serialno: serialno.toString(),
+    alertId: alertIdOf(alert.account, serialno, alert.ruleId),
+    ...(message && { message: JSON.stringify(message) }),
+    createdAt: new Date(nowMs).toISOString(),
+    expiresAt: expiresAfterDays(nowMs, RETENTION_DAYS),
+  };
 }

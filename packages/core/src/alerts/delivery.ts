@@ -1,3 +1,4 @@
+import { scheduleEscalations } from "../escalation/schedule.js";
 import type { EvidenceJob } from "../evidence/job.js";
 import type { StructuredLogger } from "../logging.js";
 import type { Observer } from "../observer.js";
@@ -8,11 +9,12 @@ import type { AlertRouter } from "../routing/route-alert.js";
 import { severitySchema } from "../rules/schema.js";
 import type { WebhookJob } from "../webhooks/job.js";
 import type { AlertLinks } from "./alert-links.js";
+import type { DeliveryLedger, PublishedAlert } from "./delivery-ledger.js";
 import { fillLink, hasLinkSlot } from "./incident-link.js";
 import type { AlertMessage } from "./message.js";
 import type { AlertPublisher, AlertRecords, PublishOutcome } from "./ports.js";
 import { publishedBody } from "./published-body.js";
-import type { AlertRecord } from "./record.js";
+import { type AlertRecord, alertIdOf } from "./record.js";
 import type { AlertBody } from "./render/json.js";
 
 export interface DeliveryDependencies {
@@ -30,19 +32,23 @@ export interface DeliveryDependencies {
   logger: StructuredLogger;
   observer: Observer;
   now: () => number;
+  /** Called between sending an alert's jobs and remembering it; tests throw from it to crash there. */
+  checkpoint?: (step: "jobs-queued") => void;
 }
 
 /**
- * Publishes the pending records and marks each as published (or failed for good). A failure that
- * may pass is thrown, so that the cursor stays and the next run tries again. Returns the records as
- * they now stand, so that the next step need not read them again.
+ * Publishes the records the ledger says are owed and tells it which went out (a record refused for
+ * good is marked failed). A failure that may pass is thrown, once the ledger knows what did go out,
+ * so that the cursor stays and the next run sends the rest. Returns the records as they now stand,
+ * so that the next step need not read them again.
  */
 export async function deliverAlerts(
   records: readonly AlertRecord[],
   deps: DeliveryDependencies,
   counts: { alertsPublished: number; alertsFailed: number },
+  ledger: DeliveryLedger,
 ): Promise<AlertRecord[]> {
-  const pending = records.filter((record) => record.status === "pending" && record.message);
+  const pending = records.filter((record) => ledger.owes(record));
   if (pending.length === 0) return [...records];
   const settled = new Map<string, AlertRecord>();
   const byId = new Map(pending.map((record) => [record.alertId, record]));
@@ -72,53 +78,54 @@ export async function deliverAlerts(
       .map((record) => ({ alertId: record.alertId, ok: true as const, messageId: undefined })),
   ];
   let transient: string | undefined;
-  // Distinct records: marked concurrently; the step is over only when every mark is written.
-  await Promise.all(
-    outcomes.map(async (outcome) => {
-      const record = byId.get(outcome.alertId) as AlertRecord;
-      const sent = planned.get(outcome.alertId) as Planned;
-      const ids = {
-        account: record.account,
-        alertId: record.alertId,
-        serialno: record.serialno.toString(),
-        deviceid: record.deviceid,
-        rule: record.ruleId,
-      };
-      if (outcome.ok) {
-        const publishedAtMs = deps.now();
-        const messageId = outcome.messageId ?? record.snsMessageId;
-        await deps.alerts.markPublished(record, messageId, publishedAtMs, sent.route);
-        settled.set(record.alertId, {
-          ...record,
-          status: "published",
-          ...(messageId !== undefined && { snsMessageId: messageId }),
-          route: sent.route,
-          // Escalations count from here.
-          publishedAt: new Date(publishedAtMs).toISOString(),
-        });
-        counts.alertsPublished++;
-        deps.observer.observe({
-          type: "alert-published",
-          ...ids,
-          severity: record.severity,
-          // Rendered by render/json.ts from the same schema: read back without a second validation.
-          body: JSON.parse(sent.message.default) as AlertBody,
-          sms: sent.message.sms,
-          ...(sent.link && { link: sent.link }),
-          groups: sent.route.groups,
-          held: sent.route.held,
-        });
-      } else if (outcome.permanent) {
-        await deps.alerts.markFailed(record, outcome.reason);
-        settled.set(record.alertId, { ...record, status: "failed", failure: outcome.reason });
-        counts.alertsFailed++;
-        deps.observer.observe({ type: "alert-failed", ...ids, reason: outcome.reason });
-      } else {
-        await deps.alerts.markPartlySent(record, sent.route, outcome.sentTo ?? []);
-        transient = outcome.reason;
-      }
-    }),
-  );
+  const published: PublishedAlert[] = [];
+  const failed: Promise<unknown>[] = [];
+  for (const outcome of outcomes) {
+    const record = byId.get(outcome.alertId) as AlertRecord;
+    const sent = planned.get(outcome.alertId) as Planned;
+    const ids = {
+      account: record.account,
+      alertId: record.alertId,
+      serialno: record.serialno.toString(),
+      deviceid: record.deviceid,
+      rule: record.ruleId,
+    };
+    if (outcome.ok) {
+      const publishedAtMs = deps.now();
+      const messageId = outcome.messageId ?? record.snsMessageId;
+      published.push({ record, messageId, route: sent.route, publishedAtMs });
+      settled.set(record.alertId, {
+        ...record,
+        status: "published",
+        ...(messageId !== undefined && { snsMessageId: messageId }),
+        route: sent.route,
+        // Escalations count from here (a poller's record keeps the time it was written with).
+        publishedAt: record.publishedAt ?? new Date(publishedAtMs).toISOString(),
+      });
+      counts.alertsPublished++;
+      deps.observer.observe({
+        type: "alert-published",
+        ...ids,
+        severity: record.severity,
+        // Rendered by render/json.ts from the same schema: read back without a second validation.
+        body: JSON.parse(sent.message.default) as AlertBody,
+        sms: sent.message.sms,
+        ...(sent.link && { link: sent.link }),
+        groups: sent.route.groups,
+        held: sent.route.held,
+      });
+    } else if (outcome.permanent) {
+      failed.push(deps.alerts.markFailed(record, outcome.reason));
+      settled.set(record.alertId, { ...record, status: "failed", failure: outcome.reason });
+      counts.alertsFailed++;
+      deps.observer.observe({ type: "alert-failed", ...ids, reason: outcome.reason });
+    } else {
+      failed.push(deps.alerts.markPartlySent(record, sent.route, outcome.sentTo ?? []));
+      transient = outcome.reason;
+    }
+  }
+  // The step is over only when every write is done.
+  await Promise.all([ledger.published(published), ...failed]);
   if (transient !== undefined)
     throw new Error(`SNS did not accept every alert; the next run retries: ${transient}`);
   return records.map((record) => settled.get(record.alertId) ?? record);
@@ -144,11 +151,17 @@ function routeOf(record: AlertRecord, deps: DeliveryDependencies): Promise<Route
   return deps.router.route(routableOf(record), Date.parse(record.createdAt));
 }
 
+/** What a record is routed by: its keys, severity, device, time and message. */
+export type RoutableRecord = Pick<
+  AlertRecord,
+  "account" | "serialno" | "ruleId" | "severity" | "deviceid" | "eventtime" | "message"
+>;
+
 /** What the groups' selectors read: the record's keys and the vehicle id of its published body. */
-function routableOf(record: AlertRecord): RoutableAlert {
+export function routableOf(record: RoutableRecord): RoutableAlert {
   const vehicleid = publishedBody(record)?.vehicleid;
   return {
-    alertId: record.alertId,
+    alertId: alertIdOf(record.account, record.serialno, record.ruleId),
     account: record.account,
     serialno: record.serialno.toString(),
     ruleId: record.ruleId,
@@ -180,15 +193,36 @@ async function outgoingOf(record: AlertRecord, deps: DeliveryDependencies): Prom
   return { message: fillLink(message, link.token), link: link.url };
 }
 
-/** Sends the evidence job of each published alert that wants video and has none queued yet. */
-export async function queueEvidence(
+/**
+ * Sends the jobs of each published record the ledger says still owes them (its evidence job when
+ * its rule wants video, one webhook job per target of its route, its first escalation job), then
+ * tells the ledger. A crash in between sends them again on the replay: each consumer is idempotent
+ * by alert id (as SQS, delivering at least once, requires).
+ */
+export async function handOn(
+  records: readonly AlertRecord[],
+  deps: DeliveryDependencies,
+  counts: { evidenceJobs: number },
+  ledger: DeliveryLedger,
+): Promise<void> {
+  const owing = records.filter((record) => record.status === "published" && ledger.owesJobs(record));
+  const withJobs = owing.filter(
+    (record) => record.evidence || record.escalation || (record.route?.targets.length ?? 0) > 0,
+  );
+  if (withJobs.length === 0) return;
+  await queueEvidence(withJobs, deps, counts);
+  await queueWebhooks(withJobs, deps);
+  await scheduleEscalations(withJobs, deps);
+  deps.checkpoint?.("jobs-queued");
+  await ledger.handedOn(withJobs);
+}
+
+async function queueEvidence(
   records: readonly AlertRecord[],
   deps: DeliveryDependencies,
   counts: { evidenceJobs: number },
 ): Promise<void> {
-  const wanting = records.filter(
-    (record) => record.status === "published" && record.evidence && !record.evidenceQueuedAt,
-  );
+  const wanting = records.filter((record) => record.evidence);
   if (wanting.length === 0) return;
   await deps.evidenceQueue.send(
     wanting.map((record) => {
@@ -216,22 +250,12 @@ export async function queueEvidence(
       return { body: JSON.stringify(job) };
     }),
   );
-  await Promise.all(wanting.map((record) => deps.alerts.markEvidenceQueued(record, deps.now())));
   counts.evidenceJobs += wanting.length;
 }
 
-/**
- * Sends one webhook job per target of each published alert's route that has none queued yet, then
- * marks the record (as the evidence job's), so that a replay does not queue them again.
- */
-export async function queueWebhooks(
-  records: readonly AlertRecord[],
-  deps: DeliveryDependencies,
-): Promise<void> {
-  const wanting = records.filter(
-    (record) =>
-      record.status === "published" && (record.route?.targets.length ?? 0) > 0 && !record.webhooksQueuedAt,
-  );
+/** One webhook job per target of each record's route. */
+async function queueWebhooks(records: readonly AlertRecord[], deps: DeliveryDependencies): Promise<void> {
+  const wanting = records.filter((record) => (record.route?.targets.length ?? 0) > 0);
   if (wanting.length === 0) return;
   if (deps.webhookQueue === undefined) {
     deps.logger.warn("alerts routed to webhook targets, but no webhook queue is set up", {
@@ -255,5 +279,4 @@ export async function queueWebhooks(
       });
     }),
   );
-  await Promise.all(wanting.map((record) => deps.alerts.markWebhooksQueued(record, deps.now())));
 }

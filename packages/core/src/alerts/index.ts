@@ -1,11 +1,13 @@
 export * from "./alert-links.js";
 export * from "./alert-store.js";
 export * from "./delivery.js";
+export * from "./delivery-ledger.js";
 export { type AlertContext, type AlertFacts, type AlertPosition, gatherFacts } from "./facts.js";
 export * from "./incident-link.js";
 export { type AlertMessage, buildAlertMessage } from "./message.js";
 export * from "./new-record.js";
 export * from "./ports.js";
+export * from "./publication-store.js";
 export * from "./published-body.js";
 export * from "./record.js";
 export { renderAttributes, type SnsMessageAttribute, stringAttributes } from "./render/attributes.js";

@@ -6,6 +6,11 @@ import type { AlertRecord, NewAlertRecord } from "./record.js";
 export interface AlertRecords {
   /** Writes the record unless one exists for the same account, serialno and rule; true if written. */
   record(alert: NewAlertRecord, nowMs: number): Promise<boolean>;
+  /**
+   * Writes the poller's new records of a chunk (batched, unconditional: the window lacked them);
+   * returns them as stored.
+   */
+  recordChunk(alerts: readonly ChunkAlertRecord[]): Promise<AlertRecord[]>;
   get(account: string, serialno: bigint, ruleId: string): Promise<AlertRecord | undefined>;
   /** Every alert record of serial numbers in (after, through], in ascending serialno, then rule id. */
   inWindow(account: string, after: bigint, through: bigint): Promise<AlertRecord[]>;
@@ -24,14 +29,16 @@ export interface AlertRecords {
    * and those recipients are kept, so that the retry sends to the rest only, by the same route.
    */
   markPartlySent(alert: AlertRecord, route: Route, sentTo: readonly string[]): Promise<void>;
-  /** The webhook jobs of the route's targets were sent: a replay does not send them again. */
-  markWebhooksQueued(alert: AlertRecord, nowMs: number): Promise<void>;
-  /** Pending to failed (a publish refused for good); false if it was no longer pending. */
+  /**
+   * To failed (a publish refused for good), from pending, or from published on a poller's record
+   * (`chunkFrom`) that had not gone out; false if it was no longer so.
+   */
   markFailed(alert: AlertRecord, failure: string): Promise<boolean>;
-  /** The evidence job was sent: evidence status becomes pending unless it has one already. */
-  markEvidenceQueued(alert: AlertRecord, nowMs: number): Promise<void>;
-  /** The first escalation job was sent: a replay of the poll does not send it again. */
-  markEscalationQueued(alert: AlertRecord, nowMs: number): Promise<void>;
+  /**
+   * Its jobs (evidence, webhooks, first escalation) were sent: a replay does not send them again;
+   * with evidence, its status becomes pending unless it has one already.
+   */
+  markHandedOn(alert: AlertRecord, nowMs: number): Promise<void>;
   /** How the evidence ended; throws if the record does not exist. */
   setEvidence(
     alert: Pick<AlertRecord, "account" | "serialno" | "ruleId">,
@@ -43,6 +50,17 @@ export interface AlertRecords {
     nowMs: number,
   ): Promise<boolean>;
 }
+
+/**
+ * A record the poller writes for its chunk: `published` (it goes out now) or `stale`, made as of the
+ * chunk's decision time, with the route it goes out by.
+ */
+export type ChunkAlertRecord = Omit<NewAlertRecord, "status"> & {
+  status: "published" | "stale";
+  chunkFrom: bigint;
+  decidedAtMs: number;
+  route?: Route;
+};
 
 export interface OutgoingAlert {
   alertId: string;

@@ -36,7 +36,17 @@ export const alertItemSchema = z.object({
   appdevid: z.number(),
   eventtime: z.string(),
   severity: z.string(),
+  /**
+   * `pending`: to be published (records the Offline confirmation writes). `published`: sent, or, on
+   * a record with `chunkFrom`, being sent: the poller writes it so, once, before it publishes, and
+   * its chunk's publication item says whether it went out (delivery-ledger.ts).
+   */
   status: z.enum(ALERT_STATUSES),
+  /** The cursor the poller's chunk started from, naming its publication item (publication-store.ts). */
+  chunkFrom: z
+    .string()
+    .transform((digits) => BigInt(digits))
+    .optional(),
   /** The rendered message, kept so that a replay publishes exactly what was decided. */
   message: z
     .string()
@@ -45,7 +55,6 @@ export const alertItemSchema = z.object({
   evidence: evidenceRequestSchema.optional(),
   /** The event as received, as JSON (serialno as digits): evidence manifests quote it. */
   event: z.string().optional(),
-  evidenceQueuedAt: z.string().optional(),
   evidenceStatus: z.enum(["pending", "stored", "unavailable", "failed"]).optional(),
   evidenceKeys: z.array(z.string()).optional(),
   evidenceError: z.string().optional(),
@@ -55,13 +64,15 @@ export const alertItemSchema = z.object({
   route: routeSchema.optional(),
   /** Recipients (ids) whose message was accepted while others' failed: the retry skips them. */
   sentTo: z.set(z.string()).optional(),
-  /** When the webhook jobs of the route's targets were queued. */
-  webhooksQueuedAt: z.string().optional(),
+  /**
+   * When its jobs (evidence, webhooks, first escalation) were sent, on a record without
+   * `chunkFrom` (the publication item keeps it for the others).
+   */
+  handedOnAt: z.string().optional(),
   publishedAt: z.string().optional(),
   failure: z.string().optional(),
   createdAt: z.string(),
   escalation: escalationPolicySchema.optional(),
-  escalationQueuedAt: z.string().optional(),
   /** The highest escalation level claimed (its message is being sent, or was). */
   escalatedLevels: z.number().int().default(0),
   /** The highest escalation level whose message the topic accepted. */
@@ -75,18 +86,17 @@ export type AlertRecord = z.output<typeof alertItemSchema>;
 export type NewAlertRecord = Omit<
   AlertRecord,
   | "alertId"
-  | "evidenceQueuedAt"
+  | "chunkFrom"
   | "evidenceStatus"
   | "evidenceKeys"
   | "evidenceError"
   | "snsMessageId"
   | "route"
   | "sentTo"
-  | "webhooksQueuedAt"
+  | "handedOnAt"
   | "publishedAt"
   | "failure"
   | "createdAt"
-  | "escalationQueuedAt"
   | "escalatedLevels"
   | "escalationsSent"
   | "escalationClaimedAtMs"

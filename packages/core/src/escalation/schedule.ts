@@ -1,4 +1,3 @@
-import type { AlertRecords } from "../alerts/ports.js";
 import type { AlertRecord } from "../alerts/record.js";
 import { SQS_MAX_DELAY_SECONDS } from "../aws-limits.js";
 import type { JobQueue } from "../queue/ports.js";
@@ -35,28 +34,18 @@ export function untilDue(job: EscalationJob, nowMs: number): DelayedEscalation {
 
 type Escalating = AlertRecord & { escalation: NonNullable<AlertRecord["escalation"]> };
 
-export interface EscalationScheduling {
-  alerts: AlertRecords;
-  /** Absent: escalation is not set up for this stage, and nothing is scheduled. */
-  escalationQueue?: JobQueue;
-  now: () => number;
-}
-
 /**
- * Sends the level-1 job of each published alert whose record carries an escalation policy and has
- * none sent yet (a replay of the poll finds it marked). A crash between sending and marking sends
- * the job again on the replay: harmless, as each level is claimed once.
+ * Sends the level-1 job of each record that carries an escalation policy: the records the delivery
+ * step hands on (delivery.ts), whose ledger then remembers it. A crash between sending and
+ * remembering sends the job again on the replay: harmless, as each level is claimed once.
  */
 export async function scheduleEscalations(
   records: readonly AlertRecord[],
-  deps: EscalationScheduling,
+  deps: { escalationQueue?: JobQueue; now: () => number },
 ): Promise<void> {
   const { escalationQueue } = deps;
   if (!escalationQueue) return;
-  const due = records.filter(
-    (record): record is Escalating =>
-      record.status === "published" && record.escalation !== undefined && !record.escalationQueuedAt,
-  );
+  const due = records.filter((record): record is Escalating => record.escalation !== undefined);
   if (due.length === 0) return;
   const nowMs = deps.now();
   const jobs = due.map(
@@ -75,5 +64,4 @@ export async function scheduleEscalations(
     escalationQueue,
     jobs.map((job) => untilDue(job, nowMs)),
   );
-  await Promise.all(due.map((record) => deps.alerts.markEscalationQueued(record, nowMs)));
 }

@@ -1,9 +1,5 @@
-import {
-  type DeliveryDependencies,
-  deliverAlerts,
-  queueEvidence,
-  queueWebhooks,
-} from "../alerts/delivery.js";
+import { type DeliveryDependencies, deliverAlerts, handOn } from "../alerts/delivery.js";
+import { RecordLedger } from "../alerts/delivery-ledger.js";
 import { newAlertRecord } from "../alerts/new-record.js";
 import type { AlertRecords } from "../alerts/ports.js";
 import { alertIdOf } from "../alerts/record.js";
@@ -11,7 +7,6 @@ import { type GpsLookupSettings, lookUpGpsHistories } from "../context/gps-looku
 import { resolveIncidentContext } from "../context/incident-context.js";
 import { EVENT_CODES } from "../devicecloud/codes.js";
 import type { DeviceCloud } from "../devicecloud/ports.js";
-import { scheduleEscalations } from "../escalation/schedule.js";
 import type { RuleStates } from "../poller/ports.js";
 import type { JobQueue } from "../queue/ports.js";
 import { applyCooldown } from "../rules/evaluator.js";
@@ -122,10 +117,9 @@ export async function confirmOffline(
     record = await deps.alerts.get(job.account, serialno, rule.id);
   }
   const counts = { alertsPublished: 0, alertsFailed: 0, evidenceJobs: 0 };
-  const delivered = await deliverAlerts(record ? [record] : [], deps, counts);
-  await queueEvidence(delivered, deps, counts);
-  await queueWebhooks(delivered, deps);
-  await scheduleEscalations(delivered, deps);
+  const ledger = new RecordLedger(deps.alerts, deps.now);
+  const delivered = await deliverAlerts(record ? [record] : [], deps, counts, ledger);
+  await handOn(delivered, deps, counts, ledger);
   await deps.offlineChecks.settle(job.account, job.deviceid, job.ruleId, serialno, "confirmed");
   deps.observer.observe({
     type: "offline-confirmed",

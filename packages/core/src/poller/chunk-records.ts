@@ -1,8 +1,11 @@
+import { routableOf } from "../alerts/delivery.js";
 import { newAlertRecord } from "../alerts/new-record.js";
-import type { NewAlertRecord } from "../alerts/record.js";
+import type { ChunkAlertRecord } from "../alerts/ports.js";
+import { type AlertRecord, alertIdOf, type NewAlertRecord } from "../alerts/record.js";
 import type { GpsHistory } from "../context/gps-history.js";
 import { type IncidentContext, resolveIncidentContext } from "../context/incident-context.js";
 import type { FleetDevice } from "../devicecloud/schemas/devices.js";
+import type { AlertRouter } from "../routing/route-alert.js";
 import type { ChunkPlan } from "./chunk-planner.js";
 import type { AccountSettings, PollerDependencies, PollSummary } from "./dependencies.js";
 
@@ -47,6 +50,32 @@ export async function recordsOfChunk(
     countPosition(incident, counts);
     return newAlertRecord({ ...basis, status, incident });
   });
+}
+
+/**
+ * The decided records the window lacks, as the poller writes them for its chunk: an alert to send
+ * is written `published`, with its route decided now, a stale one `stale`. Both as of the chunk's
+ * decision time, which a replay of the chunk reads back from its publication item: it finds the
+ * same quiet-hour windows, SMS hour and routing item keys, and so routes exactly as the first run.
+ */
+export function chunkRecords(
+  decided: readonly NewAlertRecord[],
+  existing: readonly AlertRecord[],
+  chunk: { from: bigint; decidedAtMs: number },
+  router: AlertRouter,
+): Promise<ChunkAlertRecord[]> {
+  const kept = new Set(existing.map((record) => record.alertId));
+  const fresh = decided.filter(
+    (record) => !kept.has(alertIdOf(record.account, record.serialno, record.ruleId)),
+  );
+  return Promise.all(
+    fresh.map(async (record): Promise<ChunkAlertRecord> => {
+      const written = { ...record, chunkFrom: chunk.from, decidedAtMs: chunk.decidedAtMs };
+      if (record.status === "stale") return { ...written, status: "stale" };
+      const route = await router.route(routableOf(record), chunk.decidedAtMs);
+      return { ...written, status: "published", route };
+    }),
+  );
 }
 
 function reportLookups(

@@ -1,4 +1,5 @@
 import type { AlertPublisher, AlertRecords } from "../alerts/ports.js";
+import type { Publications } from "../alerts/publication-store.js";
 import type { GpsLookupSettings } from "../context/gps-lookup.js";
 import type { AccountLease, Cursors } from "../cursor/ports.js";
 import type { DeviceCloud } from "../devicecloud/ports.js";
@@ -14,6 +15,7 @@ import type { RejectedEvents, RuleStates } from "./ports.js";
 export const POLL_STEPS = [
   "alerts-recorded",
   "alerts-published",
+  "jobs-queued",
   "side-effects-sent",
   "states-saved",
   "cursor-advanced",
@@ -25,6 +27,8 @@ export interface PollerDependencies {
   cursors: Cursors;
   lock: AccountLease;
   alerts: AlertRecords;
+  /** Each chunk's publication item: which of its alerts went out, which had their jobs sent. */
+  publications: Publications;
   states: RuleStates;
   offlineChecks: OfflineChecks;
   rejected: RejectedEvents;

@@ -1,10 +1,7 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import { BatchWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import * as z from "zod";
-import { DYNAMODB_MAX_BATCH_WRITE_ITEMS } from "../aws-limits.js";
-import { chunked } from "../chunked.js";
 import type { RuleState } from "../rules/evaluator.js";
-import { getItem, itemsWithPrefix, type TableRef } from "../store/dynamo.js";
+import { type BatchRetry, getItem, itemsWithPrefix, putAll, type TableRef } from "../store/dynamo.js";
 import { keys } from "../store/keys.js";
 import type { RuleStateChange, RuleStateField, RuleStates } from "./ports.js";
 import { ownsWholeState, stateKey } from "./rule-state.js";
@@ -21,14 +18,12 @@ const ruleStateItemSchema = z.object({
   suppressed: z.number().int().default(0),
 });
 
-// BatchWriteItem takes 25 items.
-
 /** The cooldown state of every rule and device of an account. */
 export class RuleStateStore implements RuleStates {
   /** `retry`: how often, and after what first delay (doubling), unprocessed batch items are sent again. */
   constructor(
     private readonly table: TableRef,
-    private readonly retry = { attempts: 5, delayMs: 50 },
+    private readonly retry: BatchRetry = { attempts: 5, delayMs: 50 },
   ) {}
 
   /** All states of the account, by `stateKey(deviceid, ruleId)`: read once per run. */
@@ -57,8 +52,10 @@ export class RuleStateStore implements RuleStates {
     const whole = changes.filter((change) => ownsWholeState(change.fields));
     const partial = changes.filter((change) => !whole.includes(change));
     await Promise.all([
-      ...chunked(whole, DYNAMODB_MAX_BATCH_WRITE_ITEMS).map((batch) =>
-        this.#putAll(batch.map((change) => this.#item(account, change))),
+      putAll(
+        this.table,
+        whole.map((change) => this.#item(account, change)),
+        this.retry,
       ),
       ...partial.map(({ deviceid, ruleId, state, fields }) =>
         this.save(account, deviceid, ruleId, state, fields),
@@ -77,18 +74,6 @@ export class RuleStateStore implements RuleStates {
       ...(state.lastAlertEventMs !== undefined && { lastAlertEventMs: state.lastAlertEventMs }),
       suppressed: state.suppressed,
     };
-  }
-
-  async #putAll(items: readonly Record<string, unknown>[]): Promise<void> {
-    let requests = items.map((Item) => ({ PutRequest: { Item } }));
-    for (let attempt = 1; requests.length > 0; attempt++) {
-      if (attempt > this.retry.attempts) throw new Error(`${requests.length} rule states left unwritten`);
-      if (attempt > 1) await sleep(this.retry.delayMs * 2 ** (attempt - 2));
-      const { UnprocessedItems } = await this.table.documents.send(
-        new BatchWriteCommand({ RequestItems: { [this.table.tableName]: requests } }),
-      );
-      requests = (UnprocessedItems?.[this.table.tableName] ?? []) as typeof requests;
-    }
   }
 
   /**

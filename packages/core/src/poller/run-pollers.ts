@@ -5,11 +5,17 @@ import {
   type PollerDependencies,
   type PollSummary,
 } from "./dependencies.js";
-import { pollAccount } from "./poll-account.js";
+import { pollAccount, TickCarry } from "./poll-account.js";
 
 export interface AccountPoller {
   settings: AccountSettings;
   deps: PollerDependencies;
+  /**
+   * The rule states as this poller's last run left them, kept from run to run in a warm container
+   * (and between the ticks of one run): read again only when another run has moved the cursor.
+   * Absent: a new one per run (its ticks still share it).
+   */
+  carry?: TickCarry;
 }
 
 export interface RunOptions {
@@ -66,12 +72,15 @@ export async function runPollers(
 }
 
 /** One account's ticks: each starts pollEveryMs after the one before, or as soon as it ends if later. */
-async function pollOneAccount({ settings, deps }: AccountPoller, options: RunOptions) {
+async function pollOneAccount(
+  { settings, deps, carry = new TickCarry() }: AccountPoller,
+  options: RunOptions,
+) {
   const now = options.now ?? Date.now;
   let total: PollSummary | undefined;
   for (;;) {
     const tickStartedMs = now();
-    total = addSummaries(total, await pollAccount(settings, deps, options.deadlineMs));
+    total = addSummaries(total, await pollAccount(settings, deps, options.deadlineMs, carry));
     if (options.pollEveryMs === undefined) return total;
     const nextTickMs = tickStartedMs + options.pollEveryMs;
     if (nextTickMs >= options.deadlineMs) return total;

@@ -1,5 +1,13 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
-import { type DynamoDBDocumentClient, GetCommand, paginateQuery } from "@aws-sdk/lib-dynamodb";
+import {
+  BatchWriteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  paginateQuery,
+} from "@aws-sdk/lib-dynamodb";
+import { DYNAMODB_MAX_BATCH_WRITE_ITEMS } from "../aws-limits.js";
+import { chunked } from "../chunked.js";
 
 /** The table and the client every store shares. */
 export interface TableRef {
@@ -49,4 +57,38 @@ export async function* itemsWithPrefix(
     },
   );
   for await (const page of pages) yield* page.Items ?? [];
+}
+
+/** How often, and after what first delay (doubling), unprocessed batch items are sent again. */
+export interface BatchRetry {
+  attempts: number;
+  delayMs: number;
+}
+
+/**
+ * Puts whole items, 25 per BatchWriteItem and the batches concurrently, sending unprocessed items
+ * again; throws if any is left unwritten, so that the caller's step is retried. Unconditional: for
+ * items the writer alone owns, or that a rewrite leaves the same.
+ */
+export async function putAll(
+  table: TableRef,
+  items: readonly Record<string, unknown>[],
+  retry: BatchRetry = { attempts: 5, delayMs: 50 },
+): Promise<void> {
+  await Promise.all(
+    chunked(items, DYNAMODB_MAX_BATCH_WRITE_ITEMS).map(async (batch) => {
+      let requests = batch.map((Item) => ({ PutRequest: { Item } }));
+      for (let attempt = 1; requests.length > 0; attempt++) {
+        if (attempt > retry.attempts)
+          throw new Error(
+            `${requests.length} of ${batch.length} items left unwritten after ${retry.attempts} attempts`,
+          );
+        if (attempt > 1) await sleep(retry.delayMs * 2 ** (attempt - 2));
+        const { UnprocessedItems } = await table.documents.send(
+          new BatchWriteCommand({ RequestItems: { [table.tableName]: requests } }),
+        );
+        requests = (UnprocessedItems?.[table.tableName] ?? []) as typeof requests;
+      }
+    }),
+  );
 }

@@ -22,6 +22,8 @@ export const keys = {
     from: `ALERT#${sortableSerial(after + 1n)}#`,
     to: `ALERT#${sortableSerial(through)}#~`, // "~" sorts after every rule id character
   }),
+  /** The publication item of the chunk read after the cursor `from` (alerts/publication-store.ts). */
+  publication: (from: bigint) => `PUBLICATION#${sortableSerial(from)}`,
   ruleState: (deviceid: string, ruleId: string) => `STATE#${ruleId}#${deviceid}`,
   ruleStatePrefix: "STATE#",
   offlineCheck: (deviceid: string, ruleId: string) => `OFFLINE#${ruleId}#${deviceid}`,
