@@ -50,13 +50,15 @@ export function buildPolling(
     bind,
     handler: "packages/functions/src/poll.handler",
     timeout: pollerTimeoutSeconds(config),
-    memorySize: 512,
+    memorySize: config.pollerMemoryMb,
     // One run per account at a time: each account's schedule invokes it on its own, and a run ends
     // before its account's next one starts (the deadline margin); the account lock refuses an
     // overlapping run of one account anyway. So the accounts never wait for one another's runs.
     reservedConcurrentExecutions: config.accounts.length,
+    // No source maps: parsing them took 12 MiB of a catch-up's peak, which must fit the 128 MB a
+    // fast latency mode is priced at (npm run bench, section 3b); its logs name errors, not stacks.
     environment: {
-      ...base.sourceMapped,
+      ...base.common.environment,
       ...base.accounts.environment,
       ...(config.pollEverySeconds !== undefined && { POLL_EVERY_SECONDS: String(config.pollEverySeconds) }),
     },

@@ -60,8 +60,16 @@ export const stageConfigSchema = z
     /** The SMS spend alarm fires when the month's SMS cost reaches this (USD). */
     smsMonthlyBudgetUsd: z.number().positive().max(100_000).default(50),
     scheduleMinutes: z.number().int().min(1).max(60).default(1),
-    /** POLL_EVERY_SECONDS of the poller. */
+    /**
+     * POLL_EVERY_SECONDS of the poller: each run keeps polling at this interval until its deadline.
+     * Absent: one poll per run. What each latency mode costs and measures: README "Latency modes".
+     */
     pollEverySeconds: pollEverySecondsSchema.optional(),
+    /**
+     * The poller's memory in MB. Lambda bills it for the whole run, and a run that polls every few
+     * seconds lasts most of its interval: with pollEverySeconds it is most of the poller's price.
+     */
+    pollerMemoryMb: z.number().int().min(128).max(10_240).default(512),
     /** FLEET_TIME_ZONE of every function. */
     fleetTimeZone: timeZoneSchema.default("UTC"),
     /** FLEET_UTC_OFFSET of the evidence function, passed on as written. */

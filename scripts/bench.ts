@@ -12,7 +12,8 @@ import { monthlyCost } from "./bench/cost.js";
 import { measureEvidence } from "./bench/evidence.js";
 import { synthesizeHandlers } from "./bench/handlers.js";
 import { measureIncidentPage } from "./bench/incident.js";
-import { measureLatency } from "./bench/latency.js";
+import { measureLatencyModes } from "./bench/latency-modes.js";
+import { measurePollerMemory } from "./bench/poller-memory.js";
 import { defaultRules, hundredRules, measureRuleEvaluation } from "./bench/rules.js";
 
 const machine = {
@@ -75,14 +76,64 @@ console.log(
 );
 console.log(`   100 rules: ${thousands(withHundred.eventsPerSecond)} events/s`);
 
-console.log("\n3. Event-to-alert latency (local mode: simulator in real time, real handlers)");
-const latency = await measureLatency();
 console.log(
-  `   ${latency.events} events, poll every ${latency.pollIntervalSeconds} s: p50 ${latency.p50Ms} ms, p95 ${latency.p95Ms} ms, max ${latency.maxMs} ms, ${latency.lost} lost   ${judge("Latency", `p95 ${latency.p95Ms} ms`, `p95 <= ${latency.targetMs} ms (poll interval + 1 s)`, latency.met)}`,
+  "\n3. Latency modes: event to alert, and the poller's price per account a month (each mode its own local pipeline in real time, side by side; scripts/bench/latency-modes.ts)",
 );
+const latency = await measureLatencyModes(backlog);
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+console.log(
+  `   ${"mode".padEnd(12)} ${"events".padStart(6)} ${"p50".padStart(7)} ${"p95".padStart(7)} ${"(wait)".padStart(7)}   ${"p95 <= 15 s".padEnd(11)} ${"lost".padStart(4)} ${"polls/run".padStart(9)} ${"run".padStart(7)}   ${"USD/month".padStart(9)}   ${"<= 5 USD".padEnd(8)}`,
+);
+for (const mode of latency.modes) {
+  const name = `every ${mode.pollEverySeconds} s`;
+  const { latency: figures, cost } = mode;
+  judge("Latency modes", `${name}: p95 ${seconds(figures.p95Ms)}`, "p95 <= 15 s, none lost", figures.met);
+  judge(
+    "Latency modes",
+    `${name}: ${cost.totalUsd.toFixed(2)} USD/month`,
+    "<= 5 USD per account",
+    mode.costMet,
+  );
+  console.log(
+    `   ${name.padEnd(12)} ${String(figures.events).padStart(6)} ${seconds(figures.p50Ms).padStart(7)} ${seconds(figures.p95Ms).padStart(7)} ${seconds(figures.stages.untilRead.p95Ms).padStart(7)}   ${(figures.met ? "met" : "NOT MET").padEnd(11)} ${String(figures.lost).padStart(4)} ${String(figures.runs.pollsPerRun).padStart(9)} ${`${mode.cost.billedSecondsPerRun.toFixed(1)} s`.padStart(7)}   ${cost.totalUsd.toFixed(2).padStart(9)}   ${(mode.costMet ? "met" : "NOT MET").padEnd(8)}`,
+  );
+}
+const baseline = latency.modes[0];
+console.log(
+  `   baseline, every 60 s (one poll a minute, what production ran before): p95 ${seconds(baseline?.latency.p95Ms ?? Number.NaN)}, ${baseline?.cost.totalUsd.toFixed(2)} USD/month. (wait): until the poll that read the event, p95. run: what Lambda bills a run, its measured waits between polls and a fleet's last poll (scripts/bench/latency-cost.ts)`,
+);
+for (const mode of latency.modes) {
+  console.log(
+    `   every ${mode.pollEverySeconds} s, USD/month: ${mode.cost.lines.map((line) => `${line.item} ${line.usd.toFixed(2)} (${thousands(line.quantity)})`).join("; ")}`,
+  );
+}
+const production = latency.production;
+const chosen = `production: every ${production.pollEverySeconds ?? "?"} s at ${production.memoryMb} MB; the cheapest mode meeting p95 <= 15 s: ${latency.cheapestMeeting === undefined ? "none" : `every ${latency.cheapestMeeting} s`}`;
+console.log(
+  `   ${chosen}   ${judge("Latency modes", `production every ${production.pollEverySeconds ?? "?"} s`, "the cheapest mode meeting p95 <= 15 s", latency.cheapestMeeting !== undefined && production.pollEverySeconds === latency.cheapestMeeting)}`,
+);
+const local = latency.local;
+console.log(
+  `   npm start's schedule (a run of one poll every ${local.schedule.local ? local.schedule.pollEverySeconds : "?"} s, loopback): ${local.events} events, p50 ${local.p50Ms} ms, p95 ${local.p95Ms} ms, max ${local.maxMs} ms, ${local.lost} lost   ${judge("Latency", `p95 ${local.p95Ms} ms`, `p95 <= ${local.targetMs} ms (poll interval + 1 s)`, local.met)}`,
+);
+for (const figures of [local, ...latency.modes.map((mode) => mode.latency)]) {
+  if (figures.duplicates + figures.unexpected + figures.problems.length > 0)
+    console.log(
+      `   ${figures.duplicates} duplicates, ${figures.unexpected} unexpected, problems: ${figures.problems.join("; ")}`,
+    );
+}
 
 const handlers = await synthesizeHandlers();
 try {
+  console.log(
+    `\n3b. The poller's memory (the deployed bundle alone in a process, with Lambda's heap limits at production's ${production.memoryMb} MB)`,
+  );
+  const pollerMemory = await measurePollerMemory(handlers, production.memoryMb);
+  const { catchUp } = pollerMemory;
+  console.log(
+    `   catching up ${thousands(catchUp.events)} events, ${thousands(catchUp.alerts)} alerts in ${catchUp.seconds} s: peak RSS ${catchUp.peakRssMiB} MiB   ${judge("Poller memory", `peak RSS ${catchUp.peakRssMiB} MiB`, `<= 90% of ${production.memoryMb} MB`, catchUp.peakRssMiB <= 0.9 * production.memoryMb)}`,
+  );
+  console.log(`   baseline, a run that finds nothing: peak RSS ${pollerMemory.idle.peakRssMiB} MiB`);
   console.log(
     "\n4. Evidence (the deployed evidence handler alone in a process; simulator -> fauxqs S3 in its own process)",
   );
@@ -193,6 +244,7 @@ try {
         backlog,
         ruleEvaluation: { withDefaults, withHundred },
         latency,
+        pollerMemory,
         evidence,
         coldStarts,
         cost,

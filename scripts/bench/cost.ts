@@ -24,7 +24,10 @@ export const FLEET = {
   emailSubscribers: 2,
   /** Alerts that also go out by SMS (critical ones), to one number. */
   smsShare: 0.1,
-  /** The production stage polls once a minute (scheduleMinutes 1, no POLL_EVERY_SECONDS). */
+  /**
+   * One poll a minute (scheduleMinutes 1, no POLL_EVERY_SECONDS; a stage's default). What the
+   * faster modes, the production stage's among them, cost per account: latency-cost.ts.
+   */
   pollsPerHour: 60,
   /** Waits Lambda bills that the loopback emulators hide: per AWS request and per device-cloud call. */
   awsRoundTripMs: 10,

@@ -1,10 +1,15 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { DeleteMessageBatchCommand, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
+import { CursorStore } from "@fleet-alerts/core/cursor";
 import { groupsFileSchema } from "@fleet-alerts/core/routing";
 import type { Simulator } from "@fleet-alerts/simulator";
 import { parseNotification } from "../../packages/local/src/emulators.js";
-import { startLocalPipeline } from "../../packages/local/src/pipeline.js";
+import {
+  type DeployedSchedule,
+  type LocalPipeline,
+  startLocalPipeline,
+} from "../../packages/local/src/pipeline.js";
 import type { LocalLine } from "../../packages/local/src/report.js";
 
 export interface Percentiles {
@@ -16,8 +21,7 @@ export interface Percentiles {
 export interface LatencyFigures extends Percentiles {
   /** Events injected. */
   events: number;
-  pollIntervalSeconds: number;
-  /** The poll interval plus 1 s. */
+  schedule: LatencySchedule;
   targetMs: number;
   /** p95 within the target, and no alert lost. */
   met: boolean;
@@ -34,20 +38,41 @@ export interface LatencyFigures extends Percentiles {
    * to the receive that returned it.
    */
   stages: { untilRead: Percentiles; readToQueued: Percentiles; queuedToReceived: Percentiles };
+  /**
+   * The poller's runs after the first (which only sets the cursor): how many, polls per run, the
+   * time from a run's first poll to its last poll's start, and to its end (medians).
+   */
+  runs: { count: number; pollsPerRun: number; spanSeconds: number; runSeconds: number };
   /** Problems the pipeline reported meanwhile. */
   problems: string[];
+}
+
+/**
+ * How the poller runs: as the local mode runs it (one poll per run, a run every few seconds), or
+ * as a deployed stage's schedule does (pipeline.ts's DeployedSchedule).
+ */
+export type LatencySchedule =
+  | { local: true; pollEverySeconds: number }
+  | ({ local: false } & DeployedSchedule);
+
+export interface LatencyOptions {
+  schedule: LatencySchedule;
+  targetMs: number;
+  /** Events are injected at this mean rate, at random moments (Poisson), for this long. */
+  eventsPerSecond: number;
+  injectSeconds: number;
+  /** Added to every device-cloud response (the simulator's latency fault); 0 on loopback. */
+  deviceCloudRoundTripMs: number;
+  /** The simulator's seed: pipelines run side by side each with a fleet of their own. */
+  seed: number;
 }
 
 const RULE_ID = "bench-latency";
 // The spec allows codes outside its table; the simulator emits none of this one, so only the
 // injected events alert, and with no cooldown each of them exactly once.
 const EVENT_CODE = 200;
-// Poisson arrivals: random moments relative to the poll timer (no phase lock), several events per
-// poll as on a busy fleet; 200 events take about 40 s.
-const EVENTS_PER_SECOND = 5;
-// `npm start`'s default --poll-every.
-const DEFAULT_POLL_EVERY_SECONDS = 2;
-// How long after the last injection an alert may still arrive before it counts as lost.
+// How long after the poll that should have read the last injection an alert may still arrive
+// before it counts as lost.
 const LOST_AFTER_MS = 10_000;
 
 interface Delivery {
@@ -59,17 +84,19 @@ interface Delivery {
 
 /**
  * Event-to-alert latency in local mode: the real pipeline (simulator at real-time speed, dynalite
- * and fauxqs in-process, the real handlers, a poll every `pollEverySeconds`), events injected into
- * the simulator, and their alerts read from a queue subscribed to the alerts topic. Latency is from
- * the injection (the moment the simulator logs the event) to the receive that returns the alert.
- * Times are wall-clock (Date.now) because the stage stamps (request log, SentTimestamp) are.
+ * and fauxqs in-process, the real handlers, the poller on `schedule`), events injected into the
+ * simulator at random moments (Poisson, so not in step with the polls), and their alerts read from
+ * a queue subscribed to the alerts topic. Latency is from the injection (the moment the simulator
+ * logs the event) to the receive that returns the alert. Times are wall-clock (Date.now) because
+ * the stage stamps (request log, SentTimestamp) are.
  */
-export async function measureLatency(
-  options: { events?: number; pollEverySeconds?: number } = {},
-): Promise<LatencyFigures> {
-  const { events = 200, pollEverySeconds = DEFAULT_POLL_EVERY_SECONDS } = options;
+export async function measureLatency(options: LatencyOptions): Promise<LatencyFigures> {
+  const { schedule } = options;
+  // The longest a poll can be away: what an event may wait, and a duplicate take to show.
+  const maxGapMs = (schedule.local ? schedule.pollEverySeconds : schedule.runEverySeconds) * 1000;
   await mkdir(".build", { recursive: true });
-  const rulesFile = `${process.cwd()}/.build/bench-latency-rules.json`;
+  // One file per pipeline: pipelines run side by side, and each reads its own at its first poll.
+  const rulesFile = `${process.cwd()}/.build/bench-latency-rules-${options.seed}.json`;
   await writeFile(
     rulesFile,
     JSON.stringify({
@@ -78,12 +105,9 @@ export async function measureLatency(
   );
 
   const problems: string[] = [];
-  let polledOnce: () => void = () => undefined;
-  const firstPoll = new Promise<void>((resolve) => {
-    polledOnce = resolve;
-  });
+  const runsEndedMs: number[] = [];
   const show = (line: LocalLine) => {
-    if (line.type === "poll-summary") polledOnce();
+    if (line.type === "poll-summary") runsEndedMs.push(Date.now());
     if (line.type === "problem") problems.push(line.message);
   };
   const pipeline = await startLocalPipeline(
@@ -91,9 +115,10 @@ export async function measureLatency(
       // One fleet: the latency of one account's events, on its own simulator.
       accounts: ["north"],
       devices: 20,
-      seed: 1,
+      seed: options.seed,
       speed: 1,
-      pollEverySeconds,
+      pollEverySeconds: schedule.local ? schedule.pollEverySeconds : schedule.runEverySeconds,
+      ...(!schedule.local && { deployedSchedule: schedule }),
       evidenceDir: ".build/bench-evidence",
       rulesFile,
       fleetTimeZone: "UTC",
@@ -106,6 +131,16 @@ export async function measureLatency(
   try {
     // Given no device cloud, the pipeline runs the simulator.
     const simulator = pipeline.simulators.get("north") as Simulator;
+    if (options.deviceCloudRoundTripMs > 0)
+      simulator.control.faults.add({
+        endpoint: "*",
+        kind: "latency",
+        latencyMs: options.deviceCloudRoundTripMs,
+      });
+    const queries = () =>
+      simulator.control.requests
+        .filter((request) => request.endpoint === "eventquery")
+        .map((request) => request.at.getTime());
     const { sqs } = pipeline.emulators.clients;
     // A queue of our own on the alerts topic, as a subscriber's.
     const { url } = await pipeline.emulators.subscribeQueue();
@@ -154,44 +189,48 @@ export async function measureLatency(
     reader.catch(() => undefined);
 
     // The first poll only sets the cursor at the newest event: events logged before it never alert.
-    await Promise.race([
-      firstPoll,
-      sleep(15_000, undefined, { ref: false }).then(() => {
-        throw new Error(`the first poll did not finish: ${problems.join("; ") || "no problem reported"}`);
-      }),
-    ]);
+    // It reads the events once (newestSerial); every later poll reads them after the cursor.
+    const cursorSetBy = Date.now() + 15_000 + options.deviceCloudRoundTripMs * 4;
+    while (queries().length === 0 || !(await cursorIsSet(pipeline))) {
+      if (Date.now() >= cursorSetBy)
+        throw new Error(
+          `the first poll did not set the cursor: ${problems.join("; ") || "no problem reported"}`,
+        );
+      await sleep(50);
+    }
 
     const deviceids = simulator.control.devices().map((device) => device.deviceid);
-    for (let index = 0; index < events; index++) {
-      await sleep((-Math.log(1 - Math.random()) * 1000) / EVENTS_PER_SECOND);
+    for (const injectUntil = Date.now() + options.injectSeconds * 1000; ; ) {
+      await sleep((-Math.log(1 - Math.random()) * 1000) / options.eventsPerSecond);
+      if (Date.now() >= injectUntil) break;
       const deviceid = deviceids[Math.floor(Math.random() * deviceids.length)];
       const event = simulator.control.injectEvent({ appdevid: EVENT_CODE, deviceid });
       deliveries.set(event.serialno.toString(), { injectedMs: Date.now() });
     }
     const pending = () => [...deliveries.values()].some((delivery) => delivery.receivedMs === undefined);
-    for (const deadline = Date.now() + pollEverySeconds * 1000 + LOST_AFTER_MS; pending(); await sleep(50)) {
-      if (Date.now() >= deadline) break;
-    }
-    // A duplicate would come from a later poll republishing: give it one more poll to show.
-    await sleep(pollEverySeconds * 1000);
+    const lostAfter = Date.now() + maxGapMs + LOST_AFTER_MS;
+    while (pending() && Date.now() < lostAfter) await sleep(50);
+    // A duplicate would come from a later poll republishing: let one more poll start, and finish.
+    const lastReceivedMs = Math.max(...[...deliveries.values()].map((delivery) => delivery.receivedMs ?? 0));
+    while (!queries().some((at) => at > lastReceivedMs) && Date.now() < lastReceivedMs + maxGapMs + 1000)
+      await sleep(50);
+    await sleep(2_000 + 4 * options.deviceCloudRoundTripMs);
     reading = false;
     await reader;
 
     // The event query that read an event is the first to arrive after its injection: a poll keeps
     // querying until a page comes back empty, so one injected mid-poll is read by the next page.
-    const queries = simulator.control.requests
-      .filter((request) => request.endpoint === "eventquery")
-      .map((request) => request.at.getTime());
+    const queried = queries();
     const delivered = [...deliveries.values()].filter(
       (delivery): delivery is Required<Delivery> => delivery.receivedMs !== undefined,
     );
-    const readAt = (delivery: Delivery) => queries.find((at) => at >= delivery.injectedMs) ?? Number.NaN;
+    const readAt = (delivery: Delivery) => queried.find((at) => at >= delivery.injectedMs) ?? Number.NaN;
     const latency = percentiles(delivered.map((delivery) => delivery.receivedMs - delivery.injectedMs));
     const lost = deliveries.size - delivered.length;
-    const targetMs = pollEverySeconds * 1000 + 1000;
+    const { targetMs } = options;
     return {
       events: deliveries.size,
-      pollIntervalSeconds: pollEverySeconds,
+      schedule,
       ...latency,
       targetMs,
       // A lost alert has an unbounded latency.
@@ -205,11 +244,52 @@ export async function measureLatency(
         readToQueued: percentiles(delivered.map((delivery) => delivery.queuedMs - readAt(delivery))),
         queuedToReceived: percentiles(delivered.map((delivery) => delivery.receivedMs - delivery.queuedMs)),
       },
+      runs: runsOf(runsEndedMs, simulator),
       problems,
     };
   } finally {
     await pipeline.stop();
   }
+}
+
+/** Whether the first poll has stored the account's cursor (it starts at the newest event). */
+async function cursorIsSet(pipeline: LocalPipeline): Promise<boolean> {
+  const cursors = new CursorStore({
+    documents: pipeline.emulators.clients.documents,
+    tableName: pipeline.emulators.tableName,
+  });
+  return (await cursors.read("north")) !== undefined;
+}
+
+/**
+ * The runs after the first, from the poll-summary each run reports at its end and the device list
+ * each poll reads first (readFleet): a run is from its first device list to its summary.
+ */
+function runsOf(endedMs: readonly number[], simulator: Simulator): LatencyFigures["runs"] {
+  const lists = simulator.control.requests
+    .filter((request) => request.endpoint === "alllist")
+    .map((request) => request.at.getTime());
+  const runs = endedMs.slice(1).map((endMs, index) => {
+    const polls = lists.filter((at) => at > (endedMs[index] as number) && at <= endMs);
+    const firstMs = polls[0] ?? endMs;
+    return {
+      polls: polls.length,
+      span: ((polls.at(-1) ?? endMs) - firstMs) / 1000,
+      seconds: (endMs - firstMs) / 1000,
+    };
+  });
+  const seconds = (values: number[]) => Math.round(median(values) * 1000) / 1000;
+  return {
+    count: runs.length,
+    pollsPerRun: median(runs.map((run) => run.polls)),
+    spanSeconds: seconds(runs.map((run) => run.span)),
+    runSeconds: seconds(runs.map((run) => run.seconds)),
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 /** Nearest-rank percentiles, rounded to the millisecond (NaN when there are no values). */

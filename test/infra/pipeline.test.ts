@@ -202,17 +202,18 @@ describe("functions", () => {
   const fn = (pattern: RegExp) =>
     json.Resources[logicalId("AWS::Lambda::Function", pattern)]?.Properties ?? {};
 
-  it("run on arm64 with the latest Node.js runtime, source maps enabled but for the evidence worker", () => {
+  it("run on arm64 with the latest Node.js runtime, source maps enabled but for the evidence worker and the poller", () => {
     for (const pattern of [/^Poller/, /^Confirm/, /^Evidence/]) {
       expect(fn(pattern)).toMatchObject({ Runtime: "nodejs24.x", Architectures: ["arm64"] });
     }
     const nodeOptions = (pattern: RegExp) =>
       (fn(pattern) as { Environment: { Variables: Record<string, string> } }).Environment.Variables
         .NODE_OPTIONS;
-    expect(nodeOptions(/^Poller/)).toBe("--enable-source-maps");
     expect(nodeOptions(/^Confirm/)).toBe("--enable-source-maps");
-    // Parsing the source map would cost the worker a sixth of its peak memory (npm run bench).
+    // Parsing the source map would cost the worker a sixth of its peak memory, and the poller the
+    // margin of its 128 MB in production (npm run bench).
     expect(nodeOptions(/^Evidence/)).toBeUndefined();
+    expect(nodeOptions(/^Poller/)).toBeUndefined();
   });
 
   it("poll each account on its own schedule, one run per account at a time", () => {

@@ -18,6 +18,7 @@ import { createNoticesHandler } from "@fleet-alerts/functions/notices";
 import { createPollHandler } from "@fleet-alerts/functions/poll";
 import { createWebhookHandler } from "@fleet-alerts/functions/webhook";
 import { type EventCoordinates, type Simulator, start as startSimulator } from "@fleet-alerts/simulator";
+import type { Context } from "aws-lambda";
 import { DEFAULT_ACCOUNT_COUNT, passwordEnvOf, REAL_ACCOUNT_ID, simulatedAccountIds } from "./accounts.js";
 import { CONTEXT, deliver, every, runLoops } from "./delivery.js";
 import { type Emulators, startEmulators } from "./emulators.js";
@@ -39,7 +40,14 @@ export interface LocalOptions {
   accounts?: readonly string[];
   /** Simulated seconds per real second. */
   speed: number;
+  /** A run of one poll this often (the local mode's schedule), unless `deployedSchedule` is given. */
   pollEverySeconds: number;
+  /**
+   * Runs the poller as a deployed stage's schedule does instead (infra/polling.ts): one run every
+   * `runEverySeconds`, each with `timeoutSeconds` of Lambda time, polling every `pollEverySeconds`
+   * within it (POLL_EVERY_SECONDS) or once. The benchmark's latency modes use it.
+   */
+  deployedSchedule?: DeployedSchedule;
   evidenceDir: string;
   rulesFile?: string;
   fleetTimeZone: string;
@@ -59,6 +67,12 @@ export interface LocalOptions {
   webhook?: { url: string; secret: string; secretGenerated: boolean };
   /** The incident pages' port on 127.0.0.1 (default: any free one). */
   incidentPort?: number;
+}
+
+export interface DeployedSchedule {
+  runEverySeconds: number;
+  timeoutSeconds: number;
+  pollEverySeconds?: number | undefined;
 }
 
 export interface LocalPipeline {
@@ -190,7 +204,16 @@ export async function startLocalPipeline(
     options.incidentPort,
   );
   const handlerEnv = { ...env, PUBLIC_BASE_URL: incident.baseUrl };
-  const poll = createPollHandler(handlerEnv, overrides);
+  const deployed = options.deployedSchedule;
+  const poll = createPollHandler(
+    {
+      ...handlerEnv,
+      ...(deployed?.pollEverySeconds !== undefined && {
+        POLL_EVERY_SECONDS: String(deployed.pollEverySeconds),
+      }),
+    },
+    overrides,
+  );
   const confirm = createConfirmHandler(handlerEnv, overrides);
   const evidence = createEvidenceHandler(handlerEnv, overrides);
   const escalate = createEscalateHandler(handlerEnv, overrides);
@@ -203,7 +226,9 @@ export async function startLocalPipeline(
   const loops = runLoops(
     [
       // The schedule: the poll handler reports each run's poll-summary itself.
-      every(options.pollEverySeconds * 1000, () => poll({}, CONTEXT)),
+      deployed
+        ? every(deployed.runEverySeconds * 1000, () => poll({}, lambdaContext(deployed.timeoutSeconds)))
+        : every(options.pollEverySeconds * 1000, () => poll({}, CONTEXT)),
       () => deliver(sqs, emulators.queues.confirm, confirm),
       () => deliver(sqs, emulators.queues.evidence, evidence),
       () => deliver(sqs, emulators.queues.escalation, escalate),
@@ -249,6 +274,12 @@ export async function startLocalPipeline(
       return totals();
     },
   };
+}
+
+/** A Lambda invocation's context: its time left counts down from the function's timeout. */
+function lambdaContext(timeoutSeconds: number): Context {
+  const deadlineMs = Date.now() + timeoutSeconds * 1000;
+  return { getRemainingTimeInMillis: () => deadlineMs - Date.now() } as Context;
 }
 
 /** Errors the handlers log are the problems the views list; the rest they observe. */

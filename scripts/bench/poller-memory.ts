@@ -1,0 +1,119 @@
+import { execFile } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { startEmulators } from "../../packages/local/src/emulators.js";
+import type { SynthesizedHandlers } from "./handlers.js";
+import { forkSimulator } from "./remote-simulator.js";
+
+export interface PollerMemoryFigures {
+  /** The Lambda memory size whose heap limits the process ran with. */
+  memoryMb: number;
+  /** A run that finds nothing new: the floor every scheduled run pays. */
+  idle: RunFigures;
+  /** A run that catches up a backlog (an outage's worth): the most a run holds. */
+  catchUp: RunFigures & { events: number; alerts: number };
+}
+
+interface RunFigures {
+  seconds: number;
+  peakRssMiB: number;
+}
+
+const MIB = 2 ** 20;
+// About 20 minutes of a 1,000-device fleet's events (cost.ts's FLEET): an outage the lag alarm
+// reports. A run holds one page and its chunks at a time, so a longer backlog takes longer, not more.
+const BACKLOG_EVENTS = 3_000;
+const run = promisify(execFile);
+
+/**
+ * The poller's memory, measured as Lambda would hold it at `memoryMb`: the deployed poll bundle run
+ * once per fresh process (scripts/bench/run-handler.mjs) with the function's NODE_OPTIONS and the
+ * heap limits Lambda's Node.js runtime starts it with, its peak resident memory read by the process
+ * itself. The device cloud (the simulator) and the AWS emulators run in processes of their own, so
+ * only the poller's own memory is counted.
+ */
+export async function measurePollerMemory(
+  handlers: Pick<SynthesizedHandlers, "bundles" | "nodeOptions" | "folder">,
+  memoryMb: number,
+): Promise<PollerMemoryFigures> {
+  const emulators = await startEmulators({ separateProcess: true });
+  const simulator = await forkSimulator({ seed: 11, devices: 60, historyHours: 1 });
+  try {
+    const folder = join(handlers.folder, "poller-memory");
+    await mkdir(folder, { recursive: true });
+    const rulesFile = join(folder, "rules.json");
+    // The backlog bench's rules: about a quarter of the events alert, far more than a fleet's 2%.
+    await writeFile(
+      rulesFile,
+      JSON.stringify({
+        rules: [
+          { id: "speed", events: [13], severity: "warning" },
+          { id: "shock", events: [16], severity: "critical" },
+        ],
+      }),
+    );
+    const eventFile = join(folder, "event.json");
+    await writeFile(eventFile, JSON.stringify({ account: "north" }));
+    const runPoller = async () => {
+      const { stdout } = await run(
+        process.execPath,
+        ["scripts/bench/run-handler.mjs", handlers.bundles.poll, eventFile],
+        {
+          maxBuffer: 16 * MIB,
+          env: {
+            ...process.env,
+            ...emulators.env(),
+            DEVICE_CLOUD_ACCOUNTS: JSON.stringify([
+              { id: "north", baseUrl: simulator.url, username: "demo", rulesFile },
+            ]),
+            DEVICE_CLOUD_PASSWORD: "demo",
+            POWERTOOLS_LOG_LEVEL: "ERROR",
+            NODE_OPTIONS: `${handlers.nodeOptions.poll ?? ""} ${lambdaHeapFlags(memoryMb)}`,
+          },
+        },
+      );
+      const result = JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as {
+        response: { eventsRead: number; alertsPublished: number; cursor: string }[];
+        seconds: number;
+        peakRssBytes: number;
+      };
+      const [summary] = result.response;
+      if (!summary) throw new Error("the poller polled no account");
+      return {
+        summary,
+        figures: { seconds: round(result.seconds), peakRssMiB: round(result.peakRssBytes / MIB) },
+      };
+    };
+    const { summary: first } = await runPoller(); // sets the cursor at the newest event
+    const cursor = BigInt(first.cursor);
+    while ((await simulator.eventsAfter(cursor)) < BACKLOG_EVENTS) await simulator.advance(600_000);
+    const catchUp = await runPoller();
+    const idle = await runPoller();
+    return {
+      memoryMb,
+      idle: idle.figures,
+      catchUp: {
+        ...catchUp.figures,
+        events: catchUp.summary.eventsRead,
+        alerts: catchUp.summary.alertsPublished,
+      },
+    };
+  } finally {
+    await simulator.close();
+    await emulators.close();
+  }
+}
+
+/**
+ * The heap limits Lambda's Node.js runtime passes to node, from the function's memory: a tenth for
+ * the young generation (its two semi-spaces), the rest for the old one. Read from the runtime's
+ * bootstrap script as published by lambci/docker-lambda and its successors (AWS documents none).
+ * Without them V8 sizes its heap by this machine's memory, and the same run peaks 30 MiB higher.
+ */
+function lambdaHeapFlags(memoryMb: number): string {
+  const young = Math.floor(memoryMb / 10);
+  return `--max-semi-space-size=${Math.floor(young / 2)} --max-old-space-size=${memoryMb - young}`;
+}
+
+const round = (value: number) => Math.round(value * 100) / 100;
