@@ -94,7 +94,13 @@ function costOf(
   );
   add(
     "DynamoDB read units (per poll)",
-    polls * (count("GetItem") + Math.max(1, count("Query")) * statesReadUnits),
+    polls * (count("GetItem") + count("Query") * statesReadUnits),
+    prices.dynamodb.readRequestUnit.usd,
+  );
+  // A warm container keeps them (TickCarry): read on a cold start, assumed one an hour per account.
+  add(
+    "DynamoDB read units (rule states, cold starts)",
+    accounts * HOURS_PER_MONTH * statesReadUnits,
     prices.dynamodb.readRequestUnit.usd,
   );
 

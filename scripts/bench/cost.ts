@@ -114,17 +114,18 @@ export function monthlyCost(
   // ---- DynamoDB: request units of the requests the backlog run counted ----
   const alertWru = Math.ceil(FLEET.alertItemBytes / 1024);
   const statesRru = Math.ceil((FLEET.devices * FLEET.rulesWithState * FLEET.stateItemBytes) / 4096);
-  const perAlertPut = (backlog.requests["DynamoDB PutItem"] ?? 0) / backlog.alerts;
   const writeUnits =
     polls * 2 + // the lease, taken and released
     chunks * 2 + // cursor advanced, lease renewed
-    alerts * perAlertPut * alertWru + // the alert record
-    alerts * alertWru + // marked published (an update bills the item's larger size)
+    chunks * Math.min(1, alertsPerChunk) * 3 + // publication item: opened, published, handed on
+    alerts * alertWru + // the alert record, written once (batched; units are per item all the same)
     alerts + // rule states, one small item per alert's rule and device
-    jobs * 3 * alertWru + // evidence queued, stored, announced
+    jobs * 2 * alertWru + // evidence stored, announced
     offlineChecks * 3;
+  // Rule states: read by a cold container only (TickCarry); assumed one an hour.
   const readUnits =
-    polls * (1 + statesRru) +
+    polls * 1 +
+    HOURS_PER_MONTH * statesRru +
     chunks * Math.max(1, Math.ceil((alertsPerChunk * FLEET.alertItemBytes) / 4096)) +
     offlineChecks * 2;
   add("DynamoDB", "write request units", writeUnits, prices.dynamodb.writeRequestUnit.usd);

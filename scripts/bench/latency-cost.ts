@@ -2,7 +2,7 @@
  * What a latency mode costs one account a month (issue 17): the poller's runs (Lambda invocations
  * and duration at the memory priced), the schedule, and DynamoDB, for one account holding cost.ts's
  * FLEET. Per poll, the requests the backlog run's idle poll made; per poll that reads events, the
- * chunk's bookkeeping; per alert, the record and its mark as cost.ts counts them. SNS, SQS and S3
+ * chunk's bookkeeping; per alert, its record (written once). SNS, SQS and S3
  * do not depend on the mode (cost.ts).
  */
 import { AWS_PRICES, BILLING_UNITS } from "./aws-prices.js";
@@ -75,10 +75,18 @@ export function latencyModeCost(
     polls * count("PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem"),
     prices.dynamodb.writeRequestUnit.usd,
   );
-  // A query or batch read in a poll that finds nothing reads the account's rule states: all of them.
+  // A query or batch read in a poll that finds nothing reads the account's rule states: all of them
+  // (none once a warm container keeps them, TickCarry).
   add(
     "DynamoDB read units, every poll",
     polls * (count("GetItem") + count("Query", "BatchGetItem") * statesReadUnits),
+    prices.dynamodb.readRequestUnit.usd,
+  );
+  // A cold container reads them once. Assumed: a new container an hour (Lambda recycles warm ones
+  // after some hours; a deployment or a run on another container also makes the next read them).
+  add(
+    "DynamoDB read units, rule states per cold start (1 an hour)",
+    HOURS_PER_MONTH * statesReadUnits,
     prices.dynamodb.readRequestUnit.usd,
   );
 
@@ -87,12 +95,12 @@ export function latencyModeCost(
   // Events arrive at random (Poisson): the share of polls that read at least one.
   const pollsWithEvents = polls * (1 - Math.exp(-eventsPerMonth / polls));
   const alertWru = Math.ceil(FLEET.alertItemBytes / BILLING_UNITS.dynamoWriteUnitBytes);
-  const perAlertPut = (backlog.requests["DynamoDB PutItem"] ?? 0) / backlog.alerts;
   add(
     "DynamoDB write units, polls with events and alerts",
-    pollsWithEvents * 2 + // cursor advanced, lease renewed
-      alerts * perAlertPut * alertWru + // the alert record
-      alerts * alertWru + // marked published
+    // Cursor advanced, lease renewed; with alerts (counted as if every such poll had one), the
+    // chunk's publication item opened and its published ids added (docs/ARCHITECTURE.md).
+    pollsWithEvents * 4 +
+      alerts * alertWru + // the alert record, written once (batched: units are per item all the same)
       alerts, // rule states, one small item per alert's rule and device
     prices.dynamodb.writeRequestUnit.usd,
   );
