@@ -3,6 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { startEmulators } from "../../packages/local/src/emulators.js";
+import { writeBacklogRules } from "./backlog.js";
 import type { SynthesizedHandlers } from "./handlers.js";
 import { forkSimulator } from "./remote-simulator.js";
 
@@ -43,16 +44,7 @@ export async function measurePollerMemory(
     const folder = join(handlers.folder, "poller-memory");
     await mkdir(folder, { recursive: true });
     const rulesFile = join(folder, "rules.json");
-    // The backlog bench's rules: about a quarter of the events alert, far more than a fleet's 2%.
-    await writeFile(
-      rulesFile,
-      JSON.stringify({
-        rules: [
-          { id: "speed", events: [13], severity: "warning" },
-          { id: "shock", events: [16], severity: "critical" },
-        ],
-      }),
-    );
+    await writeBacklogRules(rulesFile);
     const eventFile = join(folder, "event.json");
     await writeFile(eventFile, JSON.stringify({ account: "north" }));
     const runPoller = async () => {
