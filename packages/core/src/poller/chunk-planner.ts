@@ -6,6 +6,10 @@ import type { AccountSettings, PollerDependencies } from "./dependencies.js";
 import type { Chunk } from "./page-reader.js";
 import { stateKey } from "./rule-state.js";
 
+// Chunks decided ahead of the one being written: their lookups overlap two chunks' writes, which
+// take about as long as one chunk's lookups since a chunk's alerts cost one batched write.
+const PLAN_AHEAD = 2;
+
 /** A chunk decided, with the GPS lookups for its pending alerts under way. */
 export interface ChunkPlan {
   decision: ChunkDecision;
@@ -14,8 +18,8 @@ export interface ChunkPlan {
 }
 
 /**
- * Decides a page's chunks one ahead of the one being written, and starts each chunk's GPS lookups
- * as it is decided, so that they overlap the writes of the chunk before. Deciding ahead is safe: a
+ * Decides a page's chunks two ahead of the one being written, and starts each chunk's GPS lookups
+ * as it is decided, so that they overlap the writes of the chunks before. Deciding ahead is safe: a
  * decision is pure, and each chunk decides on the states the chunks before it leave, whether those
  * are saved yet or not. (Looking up several chunks in one call per device was measured dearer with
  * `npm run bench`: the longer time ranges bring more points to parse than the calls saved.)
@@ -38,7 +42,9 @@ export class ChunkPlanner {
   planOf(index: number): ChunkPlan {
     const plan = this.#plans.get(index) ?? this.#plan(index);
     this.#plans.delete(index);
-    if (index + 1 < this.chunks.length) this.#plans.set(index + 1, this.#plan(index + 1));
+    // Planned in order: each decides on the states the one before it leaves.
+    for (let ahead = index + 1; ahead <= index + PLAN_AHEAD && ahead < this.chunks.length; ahead++)
+      if (!this.#plans.has(ahead)) this.#plans.set(ahead, this.#plan(ahead));
     return plan;
   }
 
