@@ -138,16 +138,18 @@ try {
     "\n4. Evidence (the deployed evidence handler alone in a process; simulator -> fauxqs S3 in its own process)",
   );
   const evidence = await measureEvidence(handlers);
+  const rssList = evidence.runs.map((run) => run.peakRssMiB).join(", ");
   console.log(
-    `   ${evidence.clipMinutes} min at ${evidence.bitrateBitsPerSecond / 1e6} Mbit/s, ${thousands(evidence.storedBytes)} bytes stored in ${evidence.workerSeconds} s: ${evidence.workerMBps} MiB/s, peak RSS ${evidence.workerPeakRssMiB} MiB   ${judge("Evidence", `peak RSS ${evidence.workerPeakRssMiB} MiB`, "<= 150 MiB", evidence.workerPeakRssMiB <= 150)}`,
-  );
-  const share = evidence.workerMBps / evidence.rawMBps;
-  console.log(
-    `   baseline, the raw download to nowhere: ${evidence.rawMBps} MiB/s   ${judge("Evidence", `${Math.round(share * 100)}% of the raw download`, ">= 50% of the raw download", share >= 0.5)}`,
+    `   ${evidence.clipMinutes} min at ${evidence.bitrateBitsPerSecond / 1e6} Mbit/s, ${thousands(evidence.storedBytes)} bytes stored, ${evidence.runs.length} runs (a clip each): ${evidence.runs.map((run) => `${run.seconds} s`).join(", ")}`,
   );
   console.log(
-    `   baseline, the S3 half alone (same store, clip from memory): ${evidence.storeOnlyMBps} MiB/s; the worker reaches ${Math.round((evidence.workerMBps / evidence.storeOnlyMBps) * 100)}% of it`,
+    `   peak RSS ${rssList} MiB, max ${evidence.workerPeakRssMiB} MiB   ${judge("Evidence", `peak RSS max ${evidence.workerPeakRssMiB} MiB of ${evidence.runs.length}`, "<= 100 MiB", evidence.workerPeakRssMiB <= 100)}`,
   );
+  const storeShare = evidence.workerMBps / evidence.storeOnlyMBps;
+  console.log(
+    `   throughput ${evidence.runs.map((run) => run.MBps).join(", ")} MiB/s, median ${evidence.workerMBps} MiB/s; baseline, the S3 half alone (same store, clip from memory): ${evidence.storeOnlyMBps} MiB/s   ${judge("Evidence", `${Math.round(storeShare * 100)}% of the S3 half alone`, ">= 90% of the S3 half alone", storeShare >= 0.9)}`,
+  );
+  console.log(`   baseline, the raw download to nowhere: ${evidence.rawMBps} MiB/s`);
   const { large, small } = evidence.bag;
   const bagShare = large.medianMs / 1000 / evidence.workerSeconds;
   console.log(

@@ -21,3 +21,5 @@ export const DYNAMODB_MAX_BATCH_WRITE_ITEMS = 25;
 export const LAMBDA_MAX_TIMEOUT_SECONDS = 900;
 /** S3: the smallest part of a multipart upload (all but the last part). */
 export const S3_MIN_PART_BYTES = 5 * 1024 * 1024;
+/** S3: the most parts a multipart upload may have. */
+export const S3_MAX_PARTS = 10_000;

@@ -1,24 +1,10 @@
-import http from "node:http";
-import https from "node:https";
-
-/** What the client reads of a response: fetch's `Response` has the same shape. */
-export interface ResponseHead {
-  status: number;
-  headers: { get(name: string): string | null };
-}
+import { type ResponseHead, responseHead, transportFor } from "./http-shared.js";
 
 export interface PostedResponse extends ResponseHead {
   ok: boolean;
   /** The whole body, decoded as UTF-8. */
   text: string;
 }
-
-// One pool of kept-alive connections per protocol, for every client in the process: a poll makes
-// hundreds of small calls to the same service.
-const agents = {
-  "http:": new http.Agent({ keepAlive: true }),
-  "https:": new https.Agent({ keepAlive: true }),
-};
 
 /**
  * POSTs `body` and reads the whole response as text, over node:http(s) with kept-alive
@@ -34,14 +20,13 @@ export function httpPost(
   body: string,
   signal: AbortSignal,
 ): Promise<PostedResponse> {
-  const transport = url.protocol === "https:" ? https : http;
-  const agent = agents[url.protocol === "https:" ? "https:" : "http:"];
+  const { module, agent } = transportFor(url);
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(signal.reason);
       return;
     }
-    const request = transport.request(url, {
+    const request = module.request(url, {
       method: "POST",
       agent,
       headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
@@ -74,20 +59,10 @@ export function httpPost(
           );
           return;
         }
-        const status = response.statusCode ?? 0;
-        resolve({
-          status,
-          ok: status >= 200 && status < 300,
-          headers: { get: (name) => headerValue(response.headers[name.toLowerCase()]) },
-          text,
-        });
+        const head = responseHead(response);
+        resolve({ ...head, ok: head.status >= 200 && head.status < 300, text });
       });
     });
     request.end(body);
   });
-}
-
-function headerValue(value: string | string[] | undefined): string | null {
-  if (value === undefined) return null;
-  return Array.isArray(value) ? value.join(", ") : value;
 }

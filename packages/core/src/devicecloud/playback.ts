@@ -1,8 +1,11 @@
+import type { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
 import * as z from "zod";
 import type { Credentials } from "./credentials.js";
 import { ENDPOINTS } from "./endpoints.js";
 import { DeviceCloudTimeoutError, PlaybackNotMp4Error, PlaybackTruncatedError } from "./errors.js";
+import { httpGet } from "./http-get.js";
+import { responseHead } from "./http-shared.js";
 import { withRetries } from "./retry.js";
 import { deviceIdSchema } from "./schemas/common.js";
 import { REDACTED } from "./secret.js";
@@ -71,7 +74,7 @@ export function formatPlaybackTimestamp(instant: Date, utcOffsetMinutes: number)
 }
 
 export interface PlaybackUrl {
-  /** Carries the password hash: hand it to fetch, never to a log or an error. */
+  /** Carries the password hash: hand it to the request, never to a log or an error. */
   url: URL;
   /** The same URL with the password segment replaced by `[redacted]`: safe to log and store. */
   redactedUrl: string;
@@ -160,21 +163,22 @@ export async function downloadPlayback(
       signal?.removeEventListener("abort", abortWithCaller);
     };
     try {
-      const response = await fetch(playback.url, { redirect: "manual", signal: controller.signal });
-      if (!response.ok)
-        throw httpError("playback", response, await response.text(), attempt, transport.secrets);
-      if (!response.body) throw new PlaybackNotMp4Error("empty");
-      const reader = response.body.getReader();
-      const head = await readAtLeast(reader, MP4_HEAD_BYTES);
-      if (!startsWithFtypBox(head)) {
-        await reader.cancel().catch(() => undefined);
-        throw new PlaybackNotMp4Error(sniffBody(head));
+      const response = await httpGet(playback.url, controller.signal);
+      const head = responseHead(response);
+      if (head.status < 200 || head.status >= 300)
+        throw httpError("playback", head, await readText(response), attempt, transport.secrets);
+      const chunks = response[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+      const first = await readAtLeast(chunks, MP4_HEAD_BYTES);
+      if (!startsWithFtypBox(first)) {
+        response.destroy();
+        throw new PlaybackNotMp4Error(sniffBody(first));
       }
       clearTimeout(responseTimer);
-      const contentLength = parseContentLength(response.headers.get("content-length"));
-      const chunks = streamBody({
-        reader,
-        head,
+      const contentLength = parseContentLength(head.headers.get("content-length"));
+      const body = streamBody({
+        response,
+        chunks,
+        head: first,
         contentLength,
         timeouts,
         attempt,
@@ -183,7 +187,7 @@ export async function downloadPlayback(
         release,
       });
       return {
-        body: Readable.from(chunks, { objectMode: false }),
+        body: Readable.from(body, { objectMode: false }),
         contentLength,
         redactedUrl: playback.redactedUrl,
         request: playback.request,
@@ -203,8 +207,9 @@ export async function downloadPlayback(
 }
 
 interface BodyStream {
-  reader: ReadableStreamDefaultReader<Uint8Array>;
-  head: Uint8Array;
+  response: IncomingMessage;
+  chunks: AsyncIterator<Buffer>;
+  head: Buffer;
   contentLength: number | undefined;
   timeouts: PlaybackTimeouts;
   attempt: number;
@@ -213,8 +218,8 @@ interface BodyStream {
   release: () => void;
 }
 
-async function* streamBody(stream: BodyStream): AsyncGenerator<Uint8Array> {
-  const { reader, contentLength, timeouts, controller, signal } = stream;
+async function* streamBody(stream: BodyStream): AsyncGenerator<Buffer> {
+  const { response, chunks, contentLength, timeouts, controller, signal } = stream;
   let received = stream.head.byteLength;
   let complete = false;
   try {
@@ -226,9 +231,9 @@ async function* streamBody(stream: BodyStream): AsyncGenerator<Uint8Array> {
         idle = true;
         controller.abort();
       }, timeouts.idleTimeoutMs);
-      let next: Awaited<ReturnType<typeof reader.read>>;
+      let next: IteratorResult<Buffer>;
       try {
-        next = await reader.read();
+        next = await chunks.next();
       } catch {
         if (signal?.aborted) throw signal.reason;
         if (idle)
@@ -241,7 +246,7 @@ async function* streamBody(stream: BodyStream): AsyncGenerator<Uint8Array> {
       received += next.value.byteLength;
       yield next.value;
     }
-    if (contentLength !== undefined && received !== contentLength)
+    if (!response.complete || (contentLength !== undefined && received !== contentLength))
       throw new PlaybackTruncatedError(contentLength, received);
     complete = true;
   } finally {
@@ -249,24 +254,29 @@ async function* streamBody(stream: BodyStream): AsyncGenerator<Uint8Array> {
     // Stopped early (an error, or the consumer destroyed the stream): drop the connection.
     if (!complete) {
       controller.abort();
-      await reader.cancel().catch(() => undefined);
+      response.destroy();
     }
   }
 }
 
-async function readAtLeast(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  bytes: number,
-): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
+async function readAtLeast(chunks: AsyncIterator<Buffer>, bytes: number): Promise<Buffer> {
+  const parts: Buffer[] = [];
   let length = 0;
   while (length < bytes) {
-    const next = await reader.read();
+    const next = await chunks.next();
     if (next.done) break;
     parts.push(next.value);
     length += next.value.byteLength;
   }
-  return parts.length === 1 ? (parts[0] as Uint8Array) : Buffer.concat(parts);
+  return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
+}
+
+/** An error response's body, whole, as text (the service may explain itself in JSON). */
+async function readText(response: IncomingMessage): Promise<string> {
+  let text = "";
+  response.setEncoding("utf8");
+  for await (const chunk of response) text += chunk as string;
+  return text;
 }
 
 /** An ISO BMFF file starts with a box header: a 32-bit size of at least 8, then the type `ftyp`. */

@@ -6,7 +6,8 @@ import {
   DeviceCloudNetworkError,
   DeviceCloudTimeoutError,
 } from "./errors.js";
-import { httpPost, type ResponseHead } from "./http-post.js";
+import { httpPost } from "./http-post.js";
+import type { ResponseHead } from "./http-shared.js";
 import { parseJsonKeepingSerials } from "./json.js";
 import { type ClientLogger, type RetryPolicy, withRetries } from "./retry.js";
 import { redactSecrets } from "./secret.js";
@@ -143,7 +144,7 @@ interface FailureContext {
 }
 
 /**
- * Classifies what `fetch` or a body read threw. The caller's own abort is passed through as it is
+ * Classifies what a request or a body read threw. The caller's own abort is passed through as it is
  * (it is not a failure of the service and must not be retried).
  */
 export function toDeviceCloudError(error: unknown, context: FailureContext): unknown {

@@ -11,10 +11,11 @@ import {
   PutObjectCommand,
   type S3Client,
 } from "@aws-sdk/client-s3";
-import { Upload } from "@aws-sdk/lib-storage";
 import { S3_MIN_PART_BYTES } from "../aws-limits.js";
 import { type CurrentManifest, manifestSchema } from "./manifest.js";
 import { createMp4Verifier, type Mp4Facts } from "./mp4-verifier.js";
+import { MultipartUpload } from "./multipart-upload.js";
+import { partWriter } from "./part-writer.js";
 import type { EvidenceSink, ReadManifest, StoredClip, StoredObject } from "./ports.js";
 
 /**
@@ -85,22 +86,10 @@ export class S3EvidenceStore implements EvidenceSink {
     const verifier = createMp4Verifier();
     // A key of its own per attempt: two deliveries of one job running at once cannot mix their parts.
     const stagingKey = `${key}.${randomUUID()}`;
-    const upload = new Upload({
-      client: this.s3,
-      params: {
-        Bucket: this.buckets.staging,
-        Key: stagingKey,
-        Body: verifier.stream,
-        ContentType: "video/mp4",
-        ChecksumAlgorithm: "SHA256",
-      },
-      // S3's smallest part, one upload at a time (the next part fills meanwhile): each buffered part
-      // costs several times its size on the way out, and `npm run bench` measured a 30-minute clip's
-      // peak RSS at 135-150 MiB this way, against 154 MiB with two in flight and 183-196 MiB with two
-      // 8 MiB parts, for 9% less throughput into the emulator.
-      partSize: S3_MIN_PART_BYTES,
-      queueSize: 1,
-      leavePartsOnError: false,
+    const upload = new MultipartUpload(this.s3, {
+      bucket: this.buckets.staging,
+      key: stagingKey,
+      contentType: "video/mp4",
     });
     let received = 0;
     const counted = new Transform({
@@ -112,11 +101,18 @@ export class S3EvidenceStore implements EvidenceSink {
     });
     let facts: Mp4Facts;
     try {
-      [facts] = await Promise.all([
-        verifier.facts(),
-        upload.done(),
-        pipeline(body, counted, verifier.stream),
-      ]);
+      // S3's smallest part, fed straight from the download through two reused buffers: one part
+      // uploading while the next fills (see partWriter and MultipartUpload for why not lib-storage).
+      // The writer sees the end of the stream only once the verifier has passed the whole MP4, so a
+      // truncated or broken download never completes the upload.
+      await pipeline(
+        body,
+        counted,
+        verifier.stream,
+        partWriter(S3_MIN_PART_BYTES, (partNumber, bytes) => upload.uploadPart(partNumber, bytes)),
+      );
+      facts = await verifier.facts();
+      await upload.complete();
     } catch (error) {
       await upload.abort().catch(() => undefined);
       body.destroy();
