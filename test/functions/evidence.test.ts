@@ -154,7 +154,7 @@ describe("evidence through the SQS handler", () => {
     ["a stream cut part-way", { kind: "playbackCut" as const, cutAfterBytes: 300_000 }],
     ["an HTML error page with status 200", { kind: "htmlPage200" as const }],
     ["HTTP 500", { kind: "status500" as const }],
-    ["a time-out", { kind: "latency" as const, latencyMs: 1_500 }],
+    ["a time-out", { kind: "latency" as const, latencyMs: 3_000 }], // past the harness's 2 s
   ])("leaves no object and retries after %s", async (_label, fault) => {
     const { job, prefix } = await jobFor({ minutesAgo: 40, before: 30, after: 30, channels: [1] });
     simulator.control.faults.add({ endpoint: "dlplayback", ...fault });

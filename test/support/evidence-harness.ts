@@ -62,7 +62,9 @@ export async function startEvidenceHarness(options: {
   const env = {
     ...emulators.env(),
     DEVICE_CLOUD_ACCOUNTS: JSON.stringify([
-      { id: "east", baseUrl: simulator.url, username: "demo", timeoutMs: 500, playbackTimeoutMs: 500 },
+      // The simulator encodes each clip before its first byte, which on a loaded runner outlasts a
+      // short wait: a retry would add playback requests the tests count.
+      { id: "east", baseUrl: simulator.url, username: "demo", timeoutMs: 500, playbackTimeoutMs: 2_000 },
     ]),
     DEVICE_CLOUD_PASSWORD: "demo",
     FLEET_UTC_OFFSET: "+0100",

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { publicBaseUrlProblem } from "../alerts/incident-link.js";
-import { utcOffsetSchema } from "../devicecloud/playback.js";
+import { utcOffsetSchema } from "../devicecloud/playback-request.js";
 
 /**
  * The settings that both a function's environment and a deployment's stage file

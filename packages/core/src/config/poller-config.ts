@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { SQS_MAX_DELAY_SECONDS } from "../aws-limits.js";
 import { speedUnitSchema } from "../context/speed-unit.js";
-import { utcOffsetSchema } from "../devicecloud/playback.js";
+import { utcOffsetSchema } from "../devicecloud/playback-request.js";
 import { EVIDENCE_MAX_RECEIVES } from "../evidence/queue-policy.js";
 import { jsonEnv } from "./env.js";
 import {

@@ -8,14 +8,13 @@ import {
   toValidationIssues,
 } from "./errors.js";
 import { type JsonBodyValue, stringifyFlatBody } from "./json.js";
+import { downloadPlayback, type PlaybackDownload } from "./playback.js";
 import {
   buildPlaybackUrl,
-  downloadPlayback,
-  type PlaybackDownload,
   type PlaybackRequestInput,
   type PlaybackUrl,
   playbackRequestSchema,
-} from "./playback.js";
+} from "./playback-request.js";
 import type { DeviceCloud } from "./ports.js";
 import { type ClientLogger, retryPolicySchema } from "./retry.js";
 import {

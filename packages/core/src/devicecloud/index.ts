@@ -4,6 +4,7 @@ export * from "./credentials.js";
 export * from "./endpoints.js";
 export * from "./errors.js";
 export * from "./playback.js";
+export * from "./playback-request.js";
 export * from "./ports.js";
 export type { ClientLogger, RetryPolicy, RetryPolicyInput } from "./retry.js";
 export * from "./schemas/common.js";

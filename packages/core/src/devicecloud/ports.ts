@@ -1,5 +1,6 @@
 import type { CallOptions, EventQueryResult, FilterWithColumns, FilterWithoutColumns } from "./client.js";
-import type { PlaybackDownload, PlaybackRequestInput, PlaybackUrl } from "./playback.js";
+import type { PlaybackDownload } from "./playback.js";
+import type { PlaybackRequestInput, PlaybackUrl } from "./playback-request.js";
 import type { FleetDevice, GpsHistoryRequest, GpsPoint, OnlineDevice } from "./schemas/devices.js";
 import type { DeviceEvent, EventColumn } from "./schemas/events.js";
 import type { DailyRecordMap, DailyRecordMapRequest } from "./schemas/records.js";

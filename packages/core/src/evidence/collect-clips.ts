@@ -1,4 +1,4 @@
-import { formatPlaybackTimestamp } from "../devicecloud/playback.js";
+import { formatPlaybackTimestamp } from "../devicecloud/playback-request.js";
 import type { DeviceCloud } from "../devicecloud/ports.js";
 import type { EvidenceDependencies, EvidenceSettings } from "./collect.js";
 import type { EvidenceJob } from "./job.js";

@@ -1,6 +1,6 @@
 import type { AlertPublisher, AlertRecords } from "../alerts/ports.js";
 import { SQS_MAX_DELAY_SECONDS } from "../aws-limits.js";
-import { formatPlaybackTimestamp } from "../devicecloud/playback.js";
+import { formatPlaybackTimestamp } from "../devicecloud/playback-request.js";
 import type { DeviceCloud } from "../devicecloud/ports.js";
 import type { Observer } from "../observer.js";
 import type { JobQueue } from "../queue/ports.js";
