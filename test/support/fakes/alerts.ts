@@ -9,6 +9,7 @@ import {
   type Publication,
   type Publications,
   type PublishOutcome,
+  tableOrder,
 } from "@fleet-alerts/core/alerts";
 import type { Route } from "@fleet-alerts/core/routing";
 
@@ -17,12 +18,6 @@ type Stored = AlertRecord & { evidenceAnnouncedAt?: string };
 
 const keyOf = ({ account, serialno, ruleId }: Key) => `${account}\u0000${serialno}\u0000${ruleId}`;
 const iso = (ms: number) => new Date(ms).toISOString();
-
-/** In ascending serialno, then rule id: the order of the table's sort keys. */
-function tableOrder(a: AlertRecord, b: AlertRecord): number {
-  if (a.serialno !== b.serialno) return a.serialno < b.serialno ? -1 : 1;
-  return a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0;
-}
 
 /**
  * Alert records in memory, as AlertStore keeps them in DynamoDB: created once (a second write of

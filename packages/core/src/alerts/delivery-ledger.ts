@@ -142,7 +142,9 @@ export class ChunkLedger implements DeliveryLedger {
     for (const record of records) {
       if (!this.#publicationOf(record)) continue;
       const from = record.chunkFrom as bigint;
-      idsByChunk.set(from, [...(idsByChunk.get(from) ?? []), record.alertId]);
+      const ids = idsByChunk.get(from) ?? [];
+      ids.push(record.alertId);
+      idsByChunk.set(from, ids);
     }
     await Promise.all(
       [...idsByChunk].map(async ([from, ids]) => {

@@ -1,6 +1,6 @@
-import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import * as z from "zod";
-import type { TableRef } from "../store/dynamo.js";
+import { getItem, type TableRef } from "../store/dynamo.js";
 import { expiresAfterDays, keys } from "../store/keys.js";
 
 // As long as the alert records it speaks for (alert-store.ts): a replay of their serial numbers,
@@ -54,14 +54,9 @@ export class PublicationStore implements Publications {
   }
 
   async get(account: string, from: bigint): Promise<Publication | undefined> {
-    const { Item } = await this.table.documents.send(
-      new GetCommand({
-        TableName: this.table.tableName,
-        Key: this.#key(account, from),
-        ConsistentRead: true,
-      }),
-    );
-    return Item ? publicationItemSchema.parse(Item) : undefined;
+    const { pk, sk } = this.#key(account, from);
+    const item = await getItem(this.table, pk, sk);
+    return item ? publicationItemSchema.parse(item) : undefined;
   }
 
   addPublished(account: string, from: bigint, alertIds: readonly string[]): Promise<void> {

@@ -103,6 +103,12 @@ export type NewAlertRecord = Omit<
   | "acknowledgement"
 >;
 
+/** In ascending serialno, then rule id: the order of the table's sort keys. */
+export function tableOrder(a: AlertRecord, b: AlertRecord): number {
+  if (a.serialno !== b.serialno) return a.serialno < b.serialno ? -1 : 1;
+  return a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0;
+}
+
 export function alertIdOf(account: string, serialno: bigint, ruleId: string): string {
   return `${account}:${serialno}:${ruleId}`;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { deliverAlerts, handOn } from "../alerts/delivery.js";
 import { ChunkLedger, RecordLedger } from "../alerts/delivery-ledger.js";
-import type { AlertRecord } from "../alerts/record.js";
+import { type AlertRecord, tableOrder } from "../alerts/record.js";
 import type { FleetDevice } from "../devicecloud/schemas/devices.js";
 import type { DeviceEvent } from "../devicecloud/schemas/events.js";
 import type { RuleState } from "../rules/evaluator.js";
@@ -182,12 +182,6 @@ async function recordAndDeliver(
 async function allSettledOrThrow(steps: readonly Promise<unknown>[]): Promise<void> {
   const failed = (await Promise.allSettled(steps)).find((result) => result.status === "rejected");
   if (failed) throw failed.reason;
-}
-
-/** In ascending serialno, then rule id: the order of the table's sort keys. */
-function tableOrder(a: AlertRecord, b: AlertRecord): number {
-  if (a.serialno !== b.serialno) return a.serialno < b.serialno ? -1 : 1;
-  return a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0;
 }
 
 /** Carries out a decided chunk step by step; an outcome when the run must stop. */
