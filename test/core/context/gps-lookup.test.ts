@@ -7,14 +7,20 @@ const SETTINGS = { speedUnit: "km/h", budgetMs: 150 } as const;
 const at = (deviceid: string, iso: string) => ({ deviceid, eventtime: iso });
 
 describe("lookUpGpsHistories", () => {
-  it("asks once per device, over all its events plus 30 s either side", async () => {
+  it("asks once per device and stretch of its events, plus 30 s either side", async () => {
     const client = new FakeDeviceCloud();
-    client.gpsPoints.set("A", [{ time: 1_767_614_400, lat: 1, lng: 1, speed: 1, dir: 0 }]);
+    client.gpsPoints.set("A", [
+      { time: 1_767_614_400, lat: 1, lng: 1, speed: 1, dir: 0 },
+      { time: Date.parse("2026-01-05T12:08:10Z") / 1000, lat: 2, lng: 2, speed: 2, dir: 0 },
+    ]);
     const histories = await lookUpGpsHistories(
       [
         at("A", "2026-01-05T12:00:00.000Z"),
         at("B", "2026-01-05T12:00:10.000Z"),
-        at("A", "2026-01-05T12:05:00.500Z"),
+        // 3 minutes between its window and the first call's: the same call.
+        at("A", "2026-01-05T12:04:00.000Z"),
+        // Half a second more: a call of its own.
+        at("A", "2026-01-05T12:08:00.500Z"),
         at("A", "2026-01-05T11:59:00.000Z"),
       ],
       client,
@@ -24,7 +30,12 @@ describe("lookUpGpsHistories", () => {
       {
         deviceid: "A",
         start: Date.parse("2026-01-05T11:58:30Z") / 1000,
-        end: Date.parse("2026-01-05T12:05:31Z") / 1000,
+        end: Date.parse("2026-01-05T12:04:30Z") / 1000,
+      },
+      {
+        deviceid: "A",
+        start: Date.parse("2026-01-05T12:07:30Z") / 1000,
+        end: Date.parse("2026-01-05T12:08:31Z") / 1000,
       },
       {
         deviceid: "B",
@@ -32,8 +43,19 @@ describe("lookUpGpsHistories", () => {
         end: Date.parse("2026-01-05T12:00:40Z") / 1000,
       },
     ]);
-    expect(histories.get("A")).toMatchObject({ status: "ok", track: [{ timeMs: 1_767_614_400_000 }] });
-    expect(histories.get("B")).toEqual({ status: "unavailable", reason: "empty" });
+    // Each event finds the track of its own call.
+    const historyAt = (deviceid: string, iso: string) => histories.at(deviceid, Date.parse(iso));
+    expect(historyAt("A", "2026-01-05T11:59:00.000Z")).toMatchObject({
+      status: "ok",
+      track: [{ timeMs: 1_767_614_400_000 }],
+    });
+    expect(historyAt("A", "2026-01-05T12:04:00.000Z")).toBe(historyAt("A", "2026-01-05T11:59:00.000Z"));
+    expect(historyAt("A", "2026-01-05T12:08:00.500Z")).toMatchObject({
+      status: "ok",
+      track: [{ timeMs: Date.parse("2026-01-05T12:08:10Z") }],
+    });
+    expect(historyAt("B", "2026-01-05T12:00:10.000Z")).toEqual({ status: "unavailable", reason: "empty" });
+    expect(historyAt("B", "2026-01-05T12:30:00.000Z")).toBeUndefined();
   });
 
   it("gives up on a slow device at the budget, and skips the devices not reached by then", async () => {
@@ -44,7 +66,7 @@ describe("lookUpGpsHistories", () => {
     // Eight at a time: the first eight time out, the other four are never asked.
     expect(client.gpsRequests).toHaveLength(8);
     const reasonOf = (deviceid: string) => {
-      const history = histories.get(deviceid);
+      const history = histories.at(deviceid, Date.parse("2026-01-05T12:00:00Z"));
       return history?.status === "unavailable" ? history.reason : history?.status;
     };
     expect(events.map((event) => reasonOf(event.deviceid))).toEqual([
@@ -57,7 +79,10 @@ describe("lookUpGpsHistories", () => {
     const client = new FakeDeviceCloud();
     client.gpsError = new DeviceCloudTimeoutError("gpsHistory", 10_000, 3);
     const histories = await lookUpGpsHistories([at("A", "2026-01-05T12:00:00Z")], client, SETTINGS);
-    expect(histories.get("A")).toEqual({ status: "unavailable", reason: "timeout" });
+    expect(histories.at("A", Date.parse("2026-01-05T12:00:00Z"))).toEqual({
+      status: "unavailable",
+      reason: "timeout",
+    });
   });
 
   it("asks nothing with a budget of 0", async () => {
@@ -67,6 +92,9 @@ describe("lookUpGpsHistories", () => {
       budgetMs: 0,
     });
     expect(client.gpsRequests).toEqual([]);
-    expect(histories.get("A")).toEqual({ status: "unavailable", reason: "disabled" });
+    expect(histories.at("A", Date.parse("2026-01-05T12:00:00Z"))).toEqual({
+      status: "unavailable",
+      reason: "disabled",
+    });
   });
 });

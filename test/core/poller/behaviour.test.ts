@@ -208,6 +208,7 @@ describe("the poll handler's run", () => {
     let pastDeadline = false;
     const first = await pollWithClock(pipeline as Pipeline, "north", {
       deadlineMs: Date.now() + 60_000,
+      chunkEvents: 100,
       // The deadline passes while the first chunk is handled: the run must stop right after it.
       wallClock: () => (pastDeadline ? Number.POSITIVE_INFINITY : Date.now()),
       checkpoint: (step) => {

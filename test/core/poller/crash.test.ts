@@ -48,6 +48,8 @@ async function startPipelineAccounts() {
 function poll(account: string, crashAt?: { step: PollStep; occurrence: number }): Promise<PollSummary> {
   let reached = 0;
   return pollWithClock(pipeline, account, {
+    // Chunks of 100: the third occurrence of a step falls on a later chunk of the 12 hours' events.
+    chunkEvents: 100,
     checkpoint: (step) => {
       if (step === crashAt?.step && ++reached === crashAt.occurrence) throw new Error(`crash at ${step}`);
     },

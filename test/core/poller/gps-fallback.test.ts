@@ -199,34 +199,50 @@ describe("alert positions when the GPS history fails", () => {
 });
 
 describe("the cost of positions", () => {
-  it("makes one /api/gps call per device with alerts in a chunk, covering its alerts there", async () => {
+  it("makes one /api/gps call per device and stretch of its alerts in a chunk", async () => {
     const fakes = fakePollerDependencies(NOW);
     const { client } = fakes.deps;
-    // 700 alerting events on 7 devices: seven chunks of 100.
+    // 700 alerting events on 7 devices, each device every 70 s: two chunks, of 500 and 200.
     const events = Array.from({ length: 700 }, (_, index) =>
       event(BigInt(index + 1), `D${index % 7}`, 16, T(8000 - index * 10), {}),
     );
-    client.events.push(...events);
+    // D0 goes quiet for 10 minutes in the first chunk: its alerts on either side need calls of their own.
+    const quiet = (alert: DeviceEvent) =>
+      alert.deviceid === "D0" && Number(alert.serialno) > 200 && Number(alert.serialno) <= 260;
+    client.events.push(...events.filter((alert) => !quiet(alert)));
     void fakes.deps.cursors.advance("east", undefined, 0n, NOW);
     const summary = await pollAccount(SETTINGS, fakes.deps, Number.POSITIVE_INFINITY);
 
-    const expected = [0, 100, 200, 300, 400, 500, 600].flatMap((first) => {
-      const chunk = events.slice(first, first + 100);
-      return [...new Set(chunk.map((alert) => alert.deviceid))].map((deviceid) => {
-        const times = chunk
-          .filter((alert) => alert.deviceid === deviceid)
-          .map((alert) => Date.parse(alert.eventtime));
-        return {
-          deviceid,
-          start: Math.floor((Math.min(...times) - 30_000) / 1000),
-          end: Math.ceil((Math.max(...times) + 30_000) / 1000),
-        };
-      });
-    });
+    const range = (deviceid: string, alerts: readonly DeviceEvent[]) => {
+      const times = alerts.map((alert) => Date.parse(alert.eventtime));
+      return {
+        deviceid,
+        start: Math.floor((Math.min(...times) - 30_000) / 1000),
+        end: Math.ceil((Math.max(...times) + 30_000) / 1000),
+      };
+    };
+    const sent = events.filter((alert) => !quiet(alert));
+    const chunks = [sent.slice(0, 500), sent.slice(500)];
+    const expected = chunks.flatMap((chunk) =>
+      [...new Set(chunk.map((alert) => alert.deviceid))].flatMap((deviceid) => {
+        const ofDevice = chunk.filter((alert) => alert.deviceid === deviceid);
+        if (deviceid !== "D0" || chunk !== chunks[0]) return [range(deviceid, ofDevice)];
+        return [
+          range(
+            deviceid,
+            ofDevice.filter((alert) => Number(alert.serialno) <= 200),
+          ),
+          range(
+            deviceid,
+            ofDevice.filter((alert) => Number(alert.serialno) > 260),
+          ),
+        ];
+      }),
+    );
     const order = (requests: readonly object[]) => requests.map((request) => JSON.stringify(request)).sort();
     expect(order(client.gpsRequests)).toEqual(order(expected));
-    // One call per device per chunk: 49 for 7 chunks of 7 devices each.
-    expect(client.gpsRequests).toHaveLength(49);
-    expect(summary).toMatchObject({ gpsLookups: 49, alertsPublished: 700 });
+    // One call per device per chunk, and one more for D0's second stretch: 15 for 2 chunks of 7 devices.
+    expect(client.gpsRequests).toHaveLength(15);
+    expect(summary).toMatchObject({ gpsLookups: 15, alertsPublished: sent.length });
   });
 });

@@ -107,7 +107,9 @@ export type Pipeline = Awaited<ReturnType<typeof startPipeline>>;
 export async function pollWithClock(
   pipeline: Pipeline,
   account = "north",
-  seams: Partial<Pick<PollerDependencies, "checkpoint" | "confirmQueue" | "now" | "wallClock">> & {
+  seams: Partial<
+    Pick<PollerDependencies, "checkpoint" | "chunkEvents" | "confirmQueue" | "now" | "wallClock">
+  > & {
     deadlineMs?: number;
   } = {},
 ): Promise<PollSummary> {

@@ -45,9 +45,11 @@ function events(count: number): DeviceEvent[] {
   }));
 }
 
-/** A poller over fakes whose cursor is at START, with `count` events after it. */
+/** A poller over fakes whose cursor is at START, with `count` events after it, in chunks of 100. */
 function world(count = 250) {
   const fakes = fakePollerDependencies(NOW);
+  // 250 events cross two chunk boundaries.
+  (fakes.deps as PollerDependencies).chunkEvents = 100;
   fakes.deps.client.events.push(...events(count));
   fakes.deps.client.devices = [{ deviceid: "D1", vehicleid: "B-AB 123", channel: 2 } as FleetDevice];
   void fakes.deps.cursors.advance(ACCOUNT, undefined, START, NOW);

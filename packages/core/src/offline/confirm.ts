@@ -93,7 +93,10 @@ export async function confirmOffline(
     // The service logs Offline itself, without coordinates: the track up to the drop, else the
     // last fix (for a device offline since, that is where it went offline).
     const histories = await lookUpGpsHistories([event], deps.client, settings.gps);
-    const history = histories.get(job.deviceid) ?? { status: "unavailable", reason: "failed" };
+    const history = histories.at(job.deviceid, Date.parse(job.eventtime)) ?? {
+      status: "unavailable",
+      reason: "failed",
+    };
     await deps.alerts.record(
       newAlertRecord({
         account: job.account,

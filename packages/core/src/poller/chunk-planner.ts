@@ -1,5 +1,4 @@
-import type { GpsHistory } from "../context/gps-history.js";
-import { lookUpGpsHistories } from "../context/gps-lookup.js";
+import { type GpsHistories, lookUpGpsHistories } from "../context/gps-lookup.js";
 import type { RuleState } from "../rules/evaluator.js";
 import { type ChunkDecision, decideChunk } from "./decide-chunk.js";
 import type { AccountSettings, PollerDependencies } from "./dependencies.js";
@@ -13,8 +12,8 @@ const PLAN_AHEAD = 2;
 /** A chunk decided, with the GPS lookups for its pending alerts under way. */
 export interface ChunkPlan {
   decision: ChunkDecision;
-  /** One /api/gps lookup per device with pending alerts in the chunk. */
-  histories: Promise<Map<string, GpsHistory>>;
+  /** The /api/gps lookups of the chunk's pending alerts (one per device and stretch of its events). */
+  histories: Promise<GpsHistories>;
 }
 
 /**

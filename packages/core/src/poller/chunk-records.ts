@@ -3,6 +3,7 @@ import { newAlertRecord } from "../alerts/new-record.js";
 import type { ChunkAlertRecord } from "../alerts/ports.js";
 import { type AlertRecord, alertIdOf, type NewAlertRecord } from "../alerts/record.js";
 import type { GpsHistory } from "../context/gps-history.js";
+import type { GpsHistories } from "../context/gps-lookup.js";
 import { type IncidentContext, resolveIncidentContext } from "../context/incident-context.js";
 import type { FleetDevice } from "../devicecloud/schemas/devices.js";
 import type { AlertRouter } from "../routing/route-alert.js";
@@ -45,7 +46,8 @@ export async function recordsOfChunk(
       linkBaseUrl: settings.linkBaseUrl,
     };
     if (status === "stale") return newAlertRecord({ ...basis, status });
-    const history = histories.get(event.deviceid) as GpsHistory;
+    // Every pending alert's event was looked up.
+    const history = histories.at(event.deviceid, Date.parse(event.eventtime)) as GpsHistory;
     const incident = resolveIncidentContext({ event, rule, device: basis.device, history });
     countPosition(incident, counts);
     return newAlertRecord({ ...basis, status, incident });
@@ -80,12 +82,12 @@ export function chunkRecords(
 
 function reportLookups(
   { decision }: ChunkPlan,
-  histories: ReadonlyMap<string, GpsHistory>,
+  histories: GpsHistories,
   settings: AccountSettings,
   deps: Pick<PollerDependencies, "observer">,
   counts: ContextCounts,
 ): void {
-  for (const [deviceid, history] of histories) {
+  for (const { deviceid, fromMs, toMs, history } of histories.lookups) {
     if (history.status === "unavailable" && history.reason === "disabled") continue;
     counts.gpsLookups++;
     if (history.status === "ok") continue;
@@ -95,9 +97,10 @@ function reportLookups(
       account: settings.account,
       deviceid,
       reason: history.reason,
-      alerts: decision.alerts.filter(
-        (alert) => alert.status === "pending" && alert.event.deviceid === deviceid,
-      ).length,
+      alerts: decision.alerts.filter(({ status, event }) => {
+        const eventMs = Date.parse(event.eventtime);
+        return status === "pending" && event.deviceid === deviceid && fromMs <= eventMs && eventMs <= toMs;
+      }).length,
     });
   }
 }

@@ -48,6 +48,8 @@ export interface PollerDependencies {
   now: () => number;
   /** The wall clock the Lambda deadline is measured on (Date.now); apart from `now`, which may be simulated. */
   wallClock?: () => number;
+  /** Events per chunk; CHUNK_EVENTS unless set (tests cross chunk boundaries with fewer events). */
+  chunkEvents?: number;
   /** Called at each step boundary; tests throw from it to simulate a crash there. */
   checkpoint?: (step: PollStep) => void;
 }

@@ -41,7 +41,13 @@ function newFleetClock(timeZone: string): FleetClock {
     second: "2-digit",
     timeZoneName: "longOffset",
   });
+  // An alert renders its event's instant several times over (email, SMS, JSON): keep the last one.
+  let last: { epochMs: number; clock: ReturnType<typeof readWallClock> } | undefined;
   const wallClock = (epochMs: number) => {
+    if (last?.epochMs !== epochMs) last = { epochMs, clock: readWallClock(epochMs) };
+    return last.clock;
+  };
+  const readWallClock = (epochMs: number) => {
     const parts = new Map(format.formatToParts(epochMs).map((part) => [part.type, part.value]));
     const part = (type: Intl.DateTimeFormatPartTypes) => parts.get(type) ?? "";
     // "GMT+05:30"; plain "GMT" at offset zero in some ICU versions.
