@@ -16,6 +16,7 @@ import {
   writeClaimPack,
 } from "@fleet-alerts/core/evidence";
 import { emulatedS3 } from "./emulated-s3.js";
+import { peakRssBytes } from "./peak-rss.mjs";
 
 const [endpoint, bucket, prefix, jobFile, runs] = process.argv.slice(2) as [
   string,
@@ -45,7 +46,7 @@ console.log(
   JSON.stringify({
     medianMs: times[Math.floor(times.length / 2)],
     rssBeforeBytes,
-    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    peakRssBytes: await peakRssBytes(),
     clipBytes: set.manifest.clips.reduce((total, clip) => total + clip.bytes, 0),
   }),
 );

@@ -6,6 +6,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
+import { peakRssBytes } from "./peak-rss.mjs";
 
 const [bundle, eventFile] = process.argv.slice(2);
 const event = JSON.parse(await readFile(eventFile, "utf8"));
@@ -18,5 +19,4 @@ const context = {
 const started = performance.now();
 const response = await handler(event, context);
 const seconds = (performance.now() - started) / 1000;
-// maxRSS is in kilobytes.
-console.log(JSON.stringify({ response, seconds, peakRssBytes: process.resourceUsage().maxRSS * 1024 }));
+console.log(JSON.stringify({ response, seconds, peakRssBytes: await peakRssBytes() }));
