@@ -12,6 +12,7 @@ import {
   type S3Client,
 } from "@aws-sdk/client-s3";
 import { S3_MIN_PART_BYTES } from "../aws-limits.js";
+import { gcPacer } from "./gc-pacer.js";
 import { type CurrentManifest, manifestSchema } from "./manifest.js";
 import { createMp4Verifier, type Mp4Facts } from "./mp4-verifier.js";
 import { MultipartUpload } from "./multipart-upload.js";
@@ -92,9 +93,11 @@ export class S3EvidenceStore implements EvidenceSink {
       contentType: "video/mp4",
     });
     let received = 0;
+    const collectGarbage = gcPacer();
     const counted = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         received += chunk.length;
+        collectGarbage(chunk.length);
         onProgress?.(received);
         done(null, chunk);
       },
