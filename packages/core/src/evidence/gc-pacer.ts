@@ -14,8 +14,8 @@ export const FULL_GC_EVERY_BYTES = 128 * MIB;
  * buffers, and the old-generation garbage of the stream machinery, waited for collections that came
  * late. A young-generation collection every MiB and a full one every 128 MiB keep the evidence
  * function's memory flat (`npm run bench`, five 30-minute clips, twice: peak RSS 91-94 MiB against
- * 103-133 without, at 93-95% of the S3 half's throughput; docs/PERFORMANCE.md). Without `--expose-gc` (tests,
- * the local mode) it does nothing.
+ * 103-133 without, at 93-95% of the S3 half's throughput; docs/PERFORMANCE.md). Without
+ * `--expose-gc` (tests, the local mode) it does nothing.
  */
 export function gcPacer(
   gc: ExposedGc | undefined = (globalThis as { gc?: ExposedGc }).gc,
