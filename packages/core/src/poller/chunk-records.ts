@@ -46,8 +46,11 @@ export async function recordsOfChunk(
       linkBaseUrl: settings.linkBaseUrl,
     };
     if (status === "stale") return newAlertRecord({ ...basis, status });
-    // Every pending alert's event was looked up.
-    const history = histories.at(event.deviceid, Date.parse(event.eventtime)) as GpsHistory;
+    // Every pending alert's event was looked up; should one not have been, it goes out without a track.
+    const history: GpsHistory = histories.at(event.deviceid, Date.parse(event.eventtime)) ?? {
+      status: "unavailable",
+      reason: "failed",
+    };
     const incident = resolveIncidentContext({ event, rule, device: basis.device, history });
     countPosition(incident, counts);
     return newAlertRecord({ ...basis, status, incident });
