@@ -53,9 +53,22 @@ export function awsClientConfig(
   };
 }
 
+/**
+ * The client without the SDK's logger middleware, which runs every request's input and every
+ * response's output through a copy filtering sensitive members, whether or not a logger is set to
+ * receive them (none is here: the default drops them). About 3% of a backlog catch-up's CPU
+ * (`npm run bench`).
+ */
+export function withoutSdkLogging<C extends { middlewareStack: { remove(name: string): boolean } }>(
+  client: C,
+): C {
+  client.middlewareStack.remove("loggerMiddleware");
+  return client;
+}
+
 /** The table every store of a handler shares; optional fields are left out, not written as null. */
 export function tableRef(env: Readonly<Record<string, string | undefined>>, tableName: string): TableRef {
-  const client = new DynamoDBClient(awsClientConfig(env, "DYNAMODB"));
+  const client = withoutSdkLogging(new DynamoDBClient(awsClientConfig(env, "DYNAMODB")));
   return {
     documents: DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }),
     tableName,
@@ -102,7 +115,10 @@ export async function buildRuntime(
     states: new RuleStateStore(table),
     offlineChecks: new OfflineCheckStore(table),
     rejected: new RejectedEventStore(table),
-    publisher: new SnsAlertPublisher(new SNSClient(awsClientConfig(env, "SNS")), config.ALERTS_TOPIC_ARN),
+    publisher: new SnsAlertPublisher(
+      withoutSdkLogging(new SNSClient(awsClientConfig(env, "SNS"))),
+      config.ALERTS_TOPIC_ARN,
+    ),
     evidenceQueue: new SqsSender(sqs, config.EVIDENCE_QUEUE_URL),
     confirmQueue: new SqsSender(sqs, config.CONFIRM_QUEUE_URL, undefined, overrides.timeScale),
     ...(config.ESCALATION_QUEUE_URL && {
