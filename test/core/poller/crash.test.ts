@@ -14,7 +14,9 @@ const RULES = [
   { id: "offline", events: [3], severity: "info" as const, offlineForMinutes: 5 },
   { id: "disk", events: [12], severity: "critical" as const },
 ];
-// A crash at the first and at the third time a step is reached: on the first chunk and on a later one.
+// A crash at the first and at the third time a step is reached: on the first chunk and on a later
+// one. Two chunks are under way at a time: a crash in the first chunk's going out comes while the
+// second's records are written, and the third's records are written while the second goes out.
 const SCENARIOS = POLL_STEPS.flatMap((step) =>
   [1, 3].map((occurrence) => ({ step, occurrence, account: `crash-${step}-${occurrence}` })),
 );

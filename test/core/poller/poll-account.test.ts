@@ -99,7 +99,8 @@ describe("pollAccount over in-memory ports", () => {
     expect(control.deps.publisher.acceptedIds()).toEqual(ids);
   });
 
-  const crashes = POLL_STEPS.flatMap((step) => [1, 3].map((occurrence) => ({ step, occurrence })));
+  // At each of the three chunks: the first, the second (written while the first goes out), the last.
+  const crashes = POLL_STEPS.flatMap((step) => [1, 2, 3].map((occurrence) => ({ step, occurrence })));
   it.each(crashes)("a crash at $step (#$occurrence), then a replay: none lost, none twice", async (crash) => {
     const control = world();
     await poll(control.deps);
@@ -110,8 +111,38 @@ describe("pollAccount over in-memory ports", () => {
     };
     await expect(poll({ ...crashed.deps, checkpoint })).rejects.toThrow(`crash at ${crash.step}`);
     expect(crashed.deps.lock.holder(ACCOUNT)).toBeUndefined();
+    // Nothing of the crashed run is still writing once it has given up the lease.
+    const leftBehind = await outcome(crashed);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await outcome(crashed)).toEqual(leftBehind);
     expect(await poll(crashed.deps)).toMatchObject({ outcome: "caught-up", cursor: "1250" });
     expect(await outcome(crashed)).toEqual(await outcome(control));
+  });
+
+  it("records each chunk while the one before goes out, and sends it only once that one moved the cursor", async () => {
+    const { deps } = world(450); // five chunks, each with alerts
+    const steps: PollStep[] = [];
+    expect(await poll({ ...deps, checkpoint: (step) => steps.push(step) })).toMatchObject({
+      outcome: "caught-up",
+      cursor: "1450",
+    });
+    const at = (step: PollStep) => steps.flatMap((seen, index) => (seen === step ? [index] : []));
+    const [recorded, published, saved, advanced] = [
+      at("alerts-recorded"),
+      at("alerts-published"),
+      at("states-saved"),
+      at("cursor-advanced"),
+    ];
+    for (const reached of [recorded, published, saved, advanced]) expect(reached).toHaveLength(5);
+    for (let chunk = 1; chunk < 5; chunk++) {
+      const earlier = (reached: number[], chunks = 1) => reached[chunk - chunks] as number;
+      // Written while the chunk before goes out, but never more than two chunks at a time.
+      expect(recorded[chunk]).toBeLessThan(earlier(advanced));
+      if (chunk >= 2) expect(recorded[chunk]).toBeGreaterThan(earlier(advanced, 2));
+      // Published and its states saved only once the chunk before has moved the cursor.
+      expect(published[chunk]).toBeGreaterThan(earlier(advanced));
+      expect(saved[chunk]).toBeGreaterThan(earlier(advanced));
+    }
   });
 
   it("stops when another run moved the cursor, having recorded and published nothing twice", async () => {
@@ -138,9 +169,11 @@ describe("pollAccount over in-memory ports", () => {
     const checkpoint = (step: PollStep) => {
       if (step === "cursor-advanced") wallMs = 10;
     };
+    // The deadline passes as the first chunk moves the cursor, the second chunk's records being
+    // written meanwhile: that one goes out too, and the run stops before the third.
     const summary = await poll({ ...deps, wallClock: () => wallMs, checkpoint }, 10);
-    expect(summary).toMatchObject({ outcome: "deadline", cursor: "1100", eventsRead: 250 });
-    expect(summary.lagSeconds).toBe(Math.round((NOW - Date.parse(events(101)[100]?.eventtime ?? "")) / 1000));
+    expect(summary).toMatchObject({ outcome: "deadline", cursor: "1200", eventsRead: 250 });
+    expect(summary.lagSeconds).toBe(Math.round((NOW - Date.parse(events(201)[200]?.eventtime ?? "")) / 1000));
     expect(await poll({ ...deps, wallClock: () => 10 }, 10)).toMatchObject({
       outcome: "deadline",
       eventsRead: 0,

@@ -122,7 +122,7 @@ export const pollerEnvSchema = z
     WEBHOOK_QUEUE_URL: z.url().optional(),
     FLEET_TIME_ZONE: timeZoneSchema.default("UTC"),
     POLL_EVERY_SECONDS: fromEnvString(pollEverySecondsSchema).optional(),
-    /** Stop this long before the Lambda deadline, so that the last checkpoint is written in time. */
+    /** Stop this long before the Lambda deadline, so that the two chunks under way are written in time. */
     DEADLINE_MARGIN_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
     ...alertLinkEnvFields,
   })

@@ -1,0 +1,133 @@
+import { deliverAlerts, handOn } from "../alerts/delivery.js";
+import { ChunkLedger, RecordLedger } from "../alerts/delivery-ledger.js";
+import type { Publication } from "../alerts/publication-store.js";
+import { type AlertRecord, tableOrder } from "../alerts/record.js";
+import type { FleetDevice } from "../devicecloud/schemas/devices.js";
+import type { RuleState } from "../rules/evaluator.js";
+import type { ChunkPlan } from "./chunk-planner.js";
+import { chunkRecords, recordsOfChunk } from "./chunk-records.js";
+import type { ChunkDecision } from "./decide-chunk.js";
+import type { AccountSettings, PollerDependencies, PollSummary } from "./dependencies.js";
+import { sendOfflineSteps } from "./offline-steps.js";
+import type { Chunk } from "./page-reader.js";
+import { stateKey } from "./rule-state.js";
+
+/** Why a run stopped before it caught up. */
+export type StopOutcome = Extract<PollSummary["outcome"], "cursor-moved" | "lost-lease">;
+
+/** What one run holds between chunks. */
+export interface Run {
+  settings: AccountSettings;
+  deps: PollerDependencies;
+  owner: string;
+  summary: PollSummary;
+  /** Where the cursor stands: the last chunk sent out whole. */
+  cursor: bigint;
+  states: Map<string, RuleState>;
+  /** Vehicle, driver and last status fix per device id, read once per run (may be empty). */
+  fleet: ReadonlyMap<string, FleetDevice>;
+}
+
+/** A chunk whose alert records are written, waiting to go out. */
+export interface RecordedChunk {
+  /** The cursor the chunk was read after. */
+  from: bigint;
+  through: bigint;
+  decision: ChunkDecision;
+  /** Every record of the chunk's serial numbers, this run's and earlier runs', in table order. */
+  window: AlertRecord[];
+  /** The chunk's publication item, opened; undefined when the window holds no alert. */
+  opened: Publication | undefined;
+}
+
+/**
+ * The first stage of a chunk: its new alerts recorded. It writes nothing but the chunk's own
+ * records and publication item, so it may run while the chunk before it goes out (see
+ * `sendChunk`). Publishing is driven by the records, not by this run's decisions: a replay
+ * publishes what an earlier run recorded and did not get to send. With alerts decided, the
+ * publication item is opened while the window is read.
+ */
+export async function recordChunk(
+  run: Run,
+  chunk: Chunk,
+  plan: ChunkPlan,
+  from: bigint,
+): Promise<RecordedChunk> {
+  const { deps, settings, summary } = run;
+  const { account } = settings;
+  const { decision } = plan;
+  summary.stale += decision.stale;
+  summary.suppressed += decision.suppressed;
+  for (const observation of decision.observations) deps.observer.observe(observation);
+
+  const decided = await recordsOfChunk(plan, run.fleet, settings, deps, summary);
+  const recorded = { from, through: chunk.through, decision };
+  const opening = () => deps.publications.open(account, from, deps.now());
+  const [existing, openedEarly] = await Promise.all([
+    deps.alerts.inWindow(account, from, chunk.through),
+    decided.length > 0 ? opening() : undefined,
+  ]);
+  if (decided.length === 0 && existing.length === 0) return { ...recorded, window: [], opened: undefined };
+  const opened = openedEarly ?? (await opening());
+  const written = await deps.alerts.recordChunk(
+    await chunkRecords(decided, existing, { from, decidedAtMs: opened.decidedAtMs }, deps.router),
+  );
+  deps.checkpoint?.("alerts-recorded");
+  return { ...recorded, window: [...existing, ...written].sort(tableOrder), opened };
+}
+
+/**
+ * The second stage: the chunk goes out, then the cursor moves past it. Its records are published
+ * where the ledger says they are owed and their jobs sent; meanwhile its Offline steps are sent
+ * and then its rule states saved (a replay decides nothing new past a saved state, and publishes
+ * from the records; the Offline steps come first, since a saved state would keep a replay from
+ * deciding them again). Both settle before the cursor moves, and before the run goes on or stops:
+ * none may still be writing once the lease is given up. An outcome when the run must stop.
+ */
+export async function sendChunk(run: Run, chunk: RecordedChunk): Promise<StopOutcome | undefined> {
+  const { deps, settings, summary } = run;
+  const { account } = settings;
+  const { decision } = chunk;
+  await allSettledOrThrow([
+    deliver(run, chunk),
+    (async () => {
+      await sendOfflineSteps(account, decision.offlineSteps, deps, summary);
+      deps.checkpoint?.("side-effects-sent");
+      // The last state of each rule and device in the chunk (distinct keys, so written concurrently).
+      await deps.states.saveAll(account, decision.states);
+      deps.checkpoint?.("states-saved");
+    })(),
+  ]);
+  for (const { deviceid, ruleId, state } of decision.states)
+    run.states.set(stateKey(deviceid, ruleId), state);
+
+  if (!(await deps.cursors.advance(account, chunk.from, chunk.through, deps.now()))) {
+    deps.logger.warn("the cursor was moved by another run; stopping", { account });
+    return "cursor-moved";
+  }
+  run.cursor = chunk.through;
+  deps.checkpoint?.("cursor-advanced");
+  if (!(await deps.lock.renew(account, run.owner, deps.now()))) return "lost-lease";
+  return undefined;
+}
+
+/** Publishes what the window owes, then sends the jobs of what went out. */
+async function deliver(run: Run, { from, window, opened }: RecordedChunk): Promise<void> {
+  if (opened === undefined) return;
+  const { deps, settings, summary } = run;
+  const ledger = await ChunkLedger.of(
+    { account: settings.account, from, opened },
+    window,
+    deps.publications,
+    new RecordLedger(deps.alerts, deps.now),
+  );
+  const delivered = await deliverAlerts(window, deps, summary, ledger);
+  deps.checkpoint?.("alerts-published");
+  await handOn(delivered, deps, summary, ledger);
+}
+
+/** Waits for every one of them, then throws the first failure if any. */
+export async function allSettledOrThrow(steps: readonly Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(steps)).find((result) => result.status === "rejected");
+  if (failed) throw failed.reason;
+}
