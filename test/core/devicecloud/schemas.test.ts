@@ -174,9 +174,19 @@ describe("device schemas", () => {
       { lat: "52.52", lng: "-13.40", speed: "61.5", dir: "270", time: 1767607200 },
     ]);
     expect(point).toEqual({ lat: 52.52, lng: -13.4, speed: 61.5, dir: 270, time: 1767607200 });
-    expect(
-      gpsHistorySchema.safeParse([{ lat: "north", lng: "0", speed: "0", dir: "0", time: 1 }]).success,
-    ).toBe(false);
+    expect(gpsHistorySchema.parse([{ lat: 52.52, lng: " 13 ", speed: 0, dir: "0", time: 1 }])).toEqual([
+      { lat: 52.52, lng: 13, speed: 0, dir: 0, time: 1 },
+    ]);
+    const issues = (point: Record<string, unknown>) =>
+      gpsHistorySchema
+        .safeParse([{ lat: "0", lng: "0", speed: "0", dir: "0", time: 1, ...point }])
+        .error?.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    expect(issues({ lat: "north" })).toEqual(["0.lat: must be a decimal number"]);
+    expect(issues({ speed: "1e3" })).toEqual(["0.speed: must be a decimal number"]);
+    // A decimal string is checked as the number it reads as.
+    expect(issues({ lat: "95.5" })).toEqual(["0.lat: Too big: expected number to be <=90"]);
+    expect(issues({ speed: "-3" })).toEqual(["0.speed: Too small: expected number to be >=0"]);
+    expect(issues({ dir: null })).toEqual(["0.dir: Invalid input: expected number, received null"]);
   });
 
   it("wraps the Wi-Fi password so it never prints", () => {

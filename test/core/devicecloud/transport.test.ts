@@ -114,6 +114,21 @@ describe("retries and errors", () => {
     expect(requests).toHaveLength(3);
   });
 
+  it("times out a body that stops half-way, as a time-out and not a dropped connection", async () => {
+    const halfABody: Parameters<typeof startScriptedServer>[0][number] = (response) => {
+      response.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
+      response.write('[{"deviceid":"D1",');
+    };
+    const { client, requests } = await clientFor([halfABody], {
+      timeoutMs: 100,
+      retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 },
+    });
+    const error = await client.allDevices().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DeviceCloudTimeoutError);
+    expect(error).toMatchObject({ attempts: 2, timeoutMs: 100 });
+    expect(requests).toHaveLength(2);
+  });
+
   it("stops at once, without retrying, when the caller aborts", async () => {
     const { client, requests } = await clientFor([silence], { timeoutMs: 5_000 });
     const controller = new AbortController();

@@ -6,7 +6,7 @@ import {
   DeviceCloudNetworkError,
   DeviceCloudTimeoutError,
 } from "./errors.js";
-import { httpPost } from "./http-post.js";
+import { httpPost, PostTimeoutError } from "./http-post.js";
 import type { ResponseHead } from "./http-shared.js";
 import { parseJsonKeepingSerials } from "./json.js";
 import { type ClientLogger, type RetryPolicy, withRetries } from "./retry.js";
@@ -44,13 +44,12 @@ export async function postJson(
   const url = endpointUrl(options.baseUrl, ENDPOINTS[endpoint].path);
   const retryContext = { policy: options.retry, logger: options.logger, random: options.random, signal };
   return withRetries(retryContext, async (attempt) => {
-    const timeout = AbortSignal.timeout(options.timeoutMs);
     try {
       const response = await httpPost(
         url,
         { "content-type": "application/json; charset=utf-8", accept: "application/json" },
         body,
-        signal ? AbortSignal.any([signal, timeout]) : timeout,
+        { timeoutMs: options.timeoutMs, ...(signal && { signal }) },
       );
       const { text } = response;
       if (!response.ok) throw httpError(endpoint, response, text, attempt, options.secrets);
@@ -60,7 +59,7 @@ export async function postJson(
         endpoint,
         attempt,
         timeoutMs: options.timeoutMs,
-        timedOut: timeout.aborted,
+        timedOut: error instanceof PostTimeoutError,
         signal,
       });
     }
