@@ -10,13 +10,16 @@ import type { AccountLease } from "./ports.js";
  * events and race to publish them.
  */
 export class AccountLock implements AccountLease {
+  /** When each run's lease (by account and owner) was last taken or extended, by this process. */
+  readonly #extendedAtMs = new Map<string, number>();
+
   constructor(
     private readonly table: TableRef,
     private readonly leaseMs: number,
   ) {}
 
-  acquire(account: string, owner: string, nowMs: number): Promise<boolean> {
-    return conditionally(() =>
+  async acquire(account: string, owner: string, nowMs: number): Promise<boolean> {
+    const acquired = await conditionally(() =>
       this.table.documents.send(
         new PutCommand({
           TableName: this.table.tableName,
@@ -27,11 +30,21 @@ export class AccountLock implements AccountLease {
         }),
       ),
     );
+    if (acquired) this.#extendedAtMs.set(leaseKey(account, owner), nowMs);
+    return acquired;
   }
 
-  /** False when the lease was lost (it expired and another run took it): the run must stop. */
-  renew(account: string, owner: string, nowMs: number): Promise<boolean> {
-    return conditionally(() =>
+  /**
+   * False when the lease was lost (it expired and another run took it): the run must stop. A lease
+   * taken or extended less than half its length ago is left as it is, without a request: no other
+   * run can take it before it expires, and a run renews after every chunk (a second or so apart),
+   * which would otherwise cost a write each.
+   */
+  async renew(account: string, owner: string, nowMs: number): Promise<boolean> {
+    const key = leaseKey(account, owner);
+    const extendedAtMs = this.#extendedAtMs.get(key);
+    if (extendedAtMs !== undefined && nowMs - extendedAtMs < this.leaseMs / 2) return true;
+    const renewed = await conditionally(() =>
       this.table.documents.send(
         new UpdateCommand({
           TableName: this.table.tableName,
@@ -43,9 +56,13 @@ export class AccountLock implements AccountLease {
         }),
       ),
     );
+    if (renewed) this.#extendedAtMs.set(key, nowMs);
+    else this.#extendedAtMs.delete(key);
+    return renewed;
   }
 
   async release(account: string, owner: string): Promise<void> {
+    this.#extendedAtMs.delete(leaseKey(account, owner));
     await conditionally(() =>
       this.table.documents.send(
         new DeleteCommand({
@@ -58,4 +75,8 @@ export class AccountLock implements AccountLease {
       ),
     );
   }
+}
+
+function leaseKey(account: string, owner: string): string {
+  return `${account}\u0000${owner}`;
 }

@@ -1,0 +1,52 @@
+import { AccountLock } from "@fleet-alerts/core/cursor";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Emulators, startEmulators } from "../../support/emulators.js";
+
+const LEASE_MS = 45_000;
+const T0 = Date.parse("2026-01-05T12:00:00Z");
+
+describe("the account lease on DynamoDB", () => {
+  let emulators: Emulators;
+  let lock: AccountLock;
+  beforeAll(async () => {
+    emulators = await startEmulators();
+    lock = new AccountLock(
+      { documents: emulators.clients.documents, tableName: emulators.tableName },
+      LEASE_MS,
+    );
+  });
+  afterAll(() => emulators.close());
+
+  /** The lease's own writes while `step` runs. */
+  async function writesOf(step: () => Promise<unknown>): Promise<number> {
+    const before = await emulators.requestCounts();
+    await step();
+    const after = await emulators.requestCounts();
+    return (after["DynamoDB UpdateItem"] ?? 0) - (before["DynamoDB UpdateItem"] ?? 0);
+  }
+
+  it("extends a lease only once half of it has passed, and refuses one another run took", async () => {
+    expect(await lock.acquire("north", "run-a", T0)).toBe(true);
+    expect(await lock.acquire("north", "run-b", T0 + 1_000)).toBe(false);
+    // Renewed after every chunk, a second or so apart: nothing to write while most of it is left.
+    let renewed = true;
+    expect(
+      await writesOf(async () => {
+        for (let ms = 1_000; ms < LEASE_MS / 2; ms += 1_000)
+          renewed &&= await lock.renew("north", "run-a", T0 + ms);
+      }),
+    ).toBe(0);
+    expect(renewed).toBe(true);
+    // Half gone: extended, so that it still holds 40 s on, past the first expiry.
+    expect(
+      await writesOf(async () => expect(await lock.renew("north", "run-a", T0 + 25_000)).toBe(true)),
+    ).toBe(1);
+    expect(await lock.acquire("north", "run-b", T0 + 50_000)).toBe(false);
+    // Left to expire (a run stalled): another run takes it, and the first learns so at its next renewal.
+    expect(await lock.acquire("north", "run-b", T0 + 25_000 + LEASE_MS + 1)).toBe(true);
+    expect(await lock.renew("north", "run-a", T0 + 25_000 + LEASE_MS + 2)).toBe(false);
+    expect(await lock.renew("north", "run-b", T0 + 25_000 + LEASE_MS + 3)).toBe(true);
+    await lock.release("north", "run-b");
+    expect(await lock.acquire("north", "run-c", T0 + 25_000 + LEASE_MS + 4)).toBe(true);
+  });
+});
