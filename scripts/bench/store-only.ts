@@ -2,7 +2,8 @@
  * The evidence benchmark's other baseline, in a process of its own: the worker's S3 half alone. A
  * clip generated in memory (the simulator's MP4, same size) goes through the same S3EvidenceStore
  * (verify, stage, copy) with no download. `tsx store-only.ts <s3 endpoint> <staging> <evidence>
- * <minutes> <bit/s>`; the last line printed is JSON with the bytes stored and the seconds taken.
+ * <minutes> <bit/s> <key>`; the last line printed is JSON with the bytes stored and the seconds
+ * taken.
  */
 import { Readable } from "node:stream";
 import { S3EvidenceStore } from "@fleet-alerts/core/evidence";
@@ -10,7 +11,8 @@ import { mp4Chunks, planMp4 } from "../../packages/simulator/src/mp4.js";
 import { clipVideos } from "../../packages/simulator/src/video/clip-videos.js";
 import { emulatedS3 } from "./emulated-s3.js";
 
-const [endpoint, staging, evidence, minutes, bitrate] = process.argv.slice(2) as [
+const [endpoint, staging, evidence, minutes, bitrate, key] = process.argv.slice(2) as [
+  string,
   string,
   string,
   string,
@@ -36,7 +38,7 @@ const plan = planMp4({
 });
 const started = performance.now();
 const stored = await new S3EvidenceStore(s3, { evidence, staging }).storeClip(
-  "bench/store-only.mp4",
+  key,
   Readable.from(mp4Chunks(plan)),
   {},
 );
