@@ -127,7 +127,7 @@ async function deliver(run: Run, { from, window, opened }: RecordedChunk): Promi
 }
 
 /** Waits for every one of them, then throws the first failure if any. */
-export async function allSettledOrThrow(steps: readonly Promise<unknown>[]): Promise<void> {
+async function allSettledOrThrow(steps: readonly Promise<unknown>[]): Promise<void> {
   const failed = (await Promise.allSettled(steps)).find((result) => result.status === "rejected");
   if (failed) throw failed.reason;
 }
