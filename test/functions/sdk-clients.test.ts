@@ -8,7 +8,7 @@ const loggerSteps = (client: { middlewareStack: { identify(): string[] } }) =>
 describe("the handlers' AWS SDK clients", () => {
   it("copy no request or response for a logger that is not there", () => {
     const env = { AWS_REGION: "eu-central-1" };
-    // The SDK adds it to every client; the poller's table and topic clients go without it.
+    // The SDK adds it to every client; the poller's table, topic and queue clients go without it.
     expect(loggerSteps(new SNSClient(env))).toHaveLength(1);
     expect(loggerSteps(withoutSdkLogging(new SNSClient(env)))).toEqual([]);
     expect(loggerSteps(tableRef(env, "alerts").documents)).toEqual([]);

@@ -106,7 +106,7 @@ export async function buildRuntime(
   const log = overrides.logger ?? logger;
   const config = parseEnv(pollerEnvSchema, env);
   const table = tableRef(env, config.TABLE_NAME);
-  const sqs = new SQSClient(awsClientConfig(env, "SQS"));
+  const sqs = withoutSdkLogging(new SQSClient(awsClientConfig(env, "SQS")));
   const shared = {
     cursors: new CursorStore(table),
     lock: new AccountLock(table, LOCK_LEASE_MS),
