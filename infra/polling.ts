@@ -51,10 +51,12 @@ export function buildPolling(
     handler: "packages/functions/src/poll.handler",
     timeout: pollerTimeoutSeconds(config),
     memorySize: config.pollerMemoryMb,
-    // One run per account at a time: each account's schedule invokes it on its own, and a run ends
-    // before its account's next one starts (the deadline margin); the account lock refuses an
-    // overlapping run of one account anyway. So the accounts never wait for one another's runs.
-    reservedConcurrentExecutions: config.accounts.length,
+    // Each account's schedule invokes it on its own, so the accounts never wait for one another's
+    // runs. A run of one poll ends before its account's next one starts (the deadline margin); a run
+    // that polls through its interval may still be writing its last poll's chunks when the next
+    // starts (pollerTimeoutSeconds), so two per account: the account lock refuses the newer run's
+    // poll meanwhile, and it polls again at its next tick.
+    reservedConcurrentExecutions: config.accounts.length * (config.pollEverySeconds === undefined ? 1 : 2),
     // No source maps: parsing them took 12 MiB of a catch-up's peak, which must fit the 128 MB a
     // fast latency mode is priced at (npm run bench, section 3b); its logs name errors, not stacks.
     environment: {

@@ -16,7 +16,12 @@ const poller = () => {
       resource.Properties.Handler === "packages/functions/src/poll.handler",
   );
   if (!found) throw new Error("no poller in the production stack");
-  return found.Properties as { Timeout: number; MemorySize: number; Environment: { Variables: object } };
+  return found.Properties as {
+    Timeout: number;
+    MemorySize: number;
+    ReservedConcurrentExecutions: number;
+    Environment: { Variables: object };
+  };
 };
 
 describe("a production stage", () => {
@@ -45,8 +50,9 @@ describe("a production stage", () => {
       ScheduleExpression: "rate(1 minute)",
       Targets: [Match.objectLike({ Input: JSON.stringify({ account: "fleet" }) })],
     });
-    // The run lasts the minute: it polls at 0, 15, 30 and 45 s and stops before the next run.
-    expect(poller()).toMatchObject({ Timeout: 60, MemorySize: 128 });
+    // The run lasts the minute: it polls at 0, 15, 30 and 45 s, and has the 10 s deadline margin
+    // after the minute to finish a backlog's chunks (infra/stage-config.ts, pollerTimeoutSeconds).
+    expect(poller()).toMatchObject({ Timeout: 70, MemorySize: 128, ReservedConcurrentExecutions: 2 });
     expect(poller().Environment.Variables).toMatchObject({ POLL_EVERY_SECONDS: "15" });
     expect(poller().Environment.Variables).not.toHaveProperty("DEADLINE_MARGIN_SECONDS");
   });

@@ -199,6 +199,54 @@ describe("the poll handler's run", () => {
     ]);
   });
 
+  // A stage's run of POLL_EVERY_SECONDS polls through its interval: its Lambda time-out is the
+  // interval plus the deadline margin (infra/stage-config.ts, pollerTimeoutSeconds). Scaled down:
+  // an interval of 3 s, polls every 1 s, a margin of 1 s.
+  it("polls through its whole interval when its time-out adds the margin, and no further", async () => {
+    const { simulator, emulators, poll } = await started(
+      [{ id: "speed", events: [13], severity: "warning" }],
+      { POLL_EVERY_SECONDS: "1", DEADLINE_MARGIN_SECONDS: "1" },
+    );
+    const deviceid = simulator.control.devices()[0]?.deviceid;
+    const injectAt = (ms: number) =>
+      new Promise<bigint>((resolve) =>
+        setTimeout(() => resolve(simulator.control.injectEvent({ appdevid: 13, deviceid }).serialno), ms),
+      );
+    const beforeLastPoll = injectAt(1_500);
+    const afterLastPoll = injectAt(2_500);
+    const [summary] = await poll(3_000 + 1_000);
+    // The poll at 2 s read the event of 1.5 s: the run stops a whole interval after it started,
+    // not a margin before (which left a gap of twice the interval, "every 10 s" polling at 0 to 40 s).
+    // The event of 2.5 s waits for the next run's first poll, at 3 s.
+    expect(summary).toMatchObject({ outcome: "caught-up", alertsPublished: 1 });
+    expect(alertsOf(await drainInbox(emulators)).map((alert) => alert.key)).toEqual([
+      `${await beforeLastPoll}/speed`,
+    ]);
+    const late = await afterLastPoll;
+    await poll(1_000 + 1_000);
+    expect(alertsOf(await drainInbox(emulators)).map((alert) => alert.key)).toEqual([`${late}/speed`]);
+  });
+
+  it("polls again at its next tick when the run before still holds the account", async () => {
+    const { simulator, emulators, poll } = await started(
+      [{ id: "speed", events: [13], severity: "warning" }],
+      { POLL_EVERY_SECONDS: "1", DEADLINE_MARGIN_SECONDS: "1" },
+    );
+    const event = simulator.control.injectEvent({
+      appdevid: 13,
+      deviceid: simulator.control.devices()[0]?.deviceid,
+    });
+    // The run before is still writing its last poll's chunks for the first half second.
+    const { lock } = (await accountRuntime(pipeline as Pipeline)).deps;
+    expect(await lock.acquire("north", "run-before", Date.now())).toBe(true);
+    setTimeout(() => void lock.release("north", "run-before"), 500);
+    const [summary] = await poll(2_000 + 1_000);
+    expect(summary).toMatchObject({ outcome: "caught-up", alertsPublished: 1 });
+    expect(alertsOf(await drainInbox(emulators)).map((alert) => alert.key)).toEqual([
+      `${event.serialno}/speed`,
+    ]);
+  });
+
   it("checkpoints and stops at its deadline; the next run goes on from there", async () => {
     const { simulator, emulators } = await started([
       { id: "all", events: [13, 16, 14, 8], severity: "info" },

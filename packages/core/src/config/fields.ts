@@ -20,8 +20,15 @@ export const DEFAULT_EVIDENCE_GIVE_UP_HOURS = 48;
 export const gpsLookupBudgetMsSchema = z.number().int().min(0).max(30_000);
 export const DEFAULT_GPS_LOOKUP_BUDGET_MS = 3_000;
 
-/** Below 60: one scheduled run keeps polling at this interval until shortly before its deadline. */
+/** Below 60: one scheduled run keeps polling at this interval until the next run is due. */
 export const pollEverySecondsSchema = z.number().int().min(1).max(59);
+
+/**
+ * DEADLINE_MARGIN_SECONDS of the poller: it stops polling this long before its Lambda time-out, so
+ * that the two chunks under way are written, and a device-cloud call just started (10 s time-out
+ * by default) ends, in time. The stage's time-out adds it to the run's interval (infra/stage-config.ts).
+ */
+export const DEFAULT_DEADLINE_MARGIN_SECONDS = 10;
 
 /**
  * The fleet's UTC offset as written ("+0100", "-03:30"), checked as the functions read it

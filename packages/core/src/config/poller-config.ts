@@ -6,6 +6,7 @@ import { EVIDENCE_MAX_RECEIVES } from "../evidence/queue-policy.js";
 import { jsonEnv } from "./env.js";
 import {
   alertLinkEnvFields,
+  DEFAULT_DEADLINE_MARGIN_SECONDS,
   DEFAULT_EVIDENCE_GIVE_UP_HOURS,
   DEFAULT_GPS_LOOKUP_BUDGET_MS,
   DEFAULT_SOURCE_ORGANIZATION,
@@ -122,8 +123,7 @@ export const pollerEnvSchema = z
     WEBHOOK_QUEUE_URL: z.url().optional(),
     FLEET_TIME_ZONE: timeZoneSchema.default("UTC"),
     POLL_EVERY_SECONDS: fromEnvString(pollEverySecondsSchema).optional(),
-    /** Stop this long before the Lambda deadline, so that the two chunks under way are written in time. */
-    DEADLINE_MARGIN_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
+    DEADLINE_MARGIN_SECONDS: z.coerce.number().int().min(1).max(120).default(DEFAULT_DEADLINE_MARGIN_SECONDS),
     ...alertLinkEnvFields,
   })
   .refine(...linkSecretRequired);
