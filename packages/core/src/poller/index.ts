@@ -9,3 +9,4 @@ export * from "./rejected-store.js";
 export * from "./rule-state.js";
 export * from "./rule-state-store.js";
 export * from "./run-pollers.js";
+export * from "./tick-schedule.js";

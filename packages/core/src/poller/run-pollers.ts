@@ -6,6 +6,7 @@ import {
   type PollSummary,
 } from "./dependencies.js";
 import { pollAccount, TickCarry } from "./poll-account.js";
+import { nextTickMs } from "./tick-schedule.js";
 
 export interface AccountPoller {
   settings: AccountSettings;
@@ -78,13 +79,13 @@ async function pollOneAccount(
 ) {
   const now = options.now ?? Date.now;
   let total: PollSummary | undefined;
-  for (;;) {
-    const tickStartedMs = now();
+  for (let plannedMs = now(); ; ) {
     total = addSummaries(total, await pollAccount(settings, deps, options.deadlineMs, carry));
     if (options.pollEveryMs === undefined) return total;
-    const nextTickMs = tickStartedMs + options.pollEveryMs;
-    if (nextTickMs >= options.deadlineMs) return total;
-    await sleep(Math.max(0, nextTickMs - now()));
+    const nextMs = nextTickMs(plannedMs, now(), options.pollEveryMs, options.deadlineMs);
+    if (nextMs === undefined) return total;
+    await sleep(Math.max(0, nextMs - now()));
+    plannedMs = nextMs;
   }
 }
 
