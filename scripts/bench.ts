@@ -61,6 +61,9 @@ console.log(
   `   with incident context (${thousands(backlog.gpsCalls)} /api/gps calls): ${thousands(backlog.alertsPerSecond)} alerts/s; without (lookups off): ${thousands(backlog.withoutContext.alertsPerSecond)} alerts/s in ${backlog.withoutContext.pipelineSeconds} s   ${judge("Backlog", `context costs ${(contextCost * 100).toFixed(1)}% of throughput`, "<= 20% of throughput", contextCost <= 0.2)}`,
 );
 console.log(
+  `   the catch-ups that warmed the process up first, not counted: ${backlog.warmUpAlertsPerSecond.map(thousands).join(", ")} alerts/s`,
+);
+console.log(
   `   baseline, the client alone reading the events: ${thousands(backlog.rawReadEventsPerSecond)} events/s`,
 );
 console.log(
