@@ -36,8 +36,8 @@ const NAIVE_PUBLISHES_EACH = 334;
  * Catch-ups that warm the process up before the measured ones. V8 is still compiling the catch-up's
  * code through the second: in four series of eight catch-ups in one process (with context), the
  * first ran 37% slower than the fourth to eighth, the second 14% and the third 4% (without context,
- * one series: 28%, 18%, 9%). With one warm-up, the first measured catch-up (with context) paid most
- * of that, which the ABBA order, made for drift that is even along a run, does not cancel.
+ * one series: 28%, 18%, 9%). With one warm-up, the first measured catch-up (with context) paid the
+ * second's 14%, which the ABBA order, made for drift that is even along a run, does not cancel.
  */
 const WARM_UP_CATCH_UPS = 2;
 
