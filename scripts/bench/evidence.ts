@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { CreateBucketCommand, DeleteObjectsCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { AlertStore } from "@fleet-alerts/core/alerts";
+import { utcOffsetSchema } from "@fleet-alerts/core/devicecloud";
 import { evidencePrefix, evidenceWindow, playbackSegments } from "@fleet-alerts/core/evidence";
 import { type Emulators, startEmulators } from "../../packages/local/src/emulators.js";
 import { sqsEvent } from "../../packages/local/src/sqs-event.js";
@@ -48,6 +49,8 @@ export interface BagFigures {
 }
 
 const BITRATE = 4_000_000;
+/** The evidence worker's FLEET_UTC_OFFSET: it writes playback times at this offset. */
+const FLEET_UTC_OFFSET = "+0000";
 const LOW_BITRATE = 128_000;
 const LOW_RATE_ACCOUNT = "low-rate";
 const LOW_RATE_BUCKET = "bench-low-rate-evidence";
@@ -127,7 +130,7 @@ export async function measureEvidence(handlers: SynthesizedHandlers): Promise<Ev
               { id: "north", baseUrl: simulator.url, username: "demo" },
             ]),
             DEVICE_CLOUD_PASSWORD: "demo",
-            FLEET_UTC_OFFSET: "+0000",
+            FLEET_UTC_OFFSET,
             POWERTOOLS_LOG_LEVEL: "ERROR",
             NODE_OPTIONS: handlers.nodeOptions.evidence ?? "",
             ...env,
@@ -264,7 +267,7 @@ async function measureBag(
  * the worker's clock starts, as the S3 half's baseline encodes its clip before its own: the
  * simulator's encoder (about 0.2 to 0.3 s a clip) stands in for a device cloud serving recorded
  * files, and is not the worker's time. The simulator keeps encoded videos by clip, so the playback
- * request finds it ready. The worker writes playback times at the fleet's offset, +0000 here.
+ * request finds it ready, its offset read as the worker reads FLEET_UTC_OFFSET.
  */
 async function encodeClipVideos(deviceid: string, window: { startMs: number; endMs: number }): Promise<void> {
   for (const segment of playbackSegments(window))
@@ -273,7 +276,7 @@ async function encodeClipVideos(deviceid: string, window: { startMs: number; end
       channel: 1,
       startMs: segment.startMs,
       durationMinutes: segment.durationMinutes,
-      utcOffsetMinutes: 0,
+      utcOffsetMinutes: utcOffsetSchema.parse(FLEET_UTC_OFFSET),
     });
 }
 
