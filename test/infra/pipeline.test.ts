@@ -217,7 +217,7 @@ describe("functions", () => {
     expect(nodeOptions(/^Poller/)).toBeUndefined();
   });
 
-  it("poll each account on its own schedule, one run per account at a time", () => {
+  it("poll each account on its own schedule, two runs per account at most when a run polls through its interval", () => {
     // Two accounts (north, south), polled every 10 s through a minute's run: its time-out is the
     // minute plus the 10 s deadline margin, and a run may still write its last poll while its
     // account's next one starts (the lock takes turns), so two runs an account.
