@@ -14,6 +14,12 @@ import type { Queues } from "./queues.js";
 import type { StageConfig } from "./stage-config.js";
 import { PACKS_LISTING, packObjects, type Storage } from "./storage.js";
 
+/** Starts node with flags that win over the runtime's own (read it for why). */
+const RUNTIME_WRAPPER = "infra/runtime-wrapper.sh";
+const RUNTIME_WRAPPER_IN_BUNDLE = "runtime-wrapper.sh";
+/** Where Lambda unpacks the function's bundle. */
+const LAMBDA_TASK_ROOT = "/var/task";
+
 /** The evidence function: fetches the clips of an alert from the evidence queue into the bucket. */
 export function buildEvidence(
   stack: Stack,
@@ -26,7 +32,7 @@ export function buildEvidence(
   linkSecret: Config.Secret,
 ): SstFunction {
   const evidence = pipelineFunction(stack, "Evidence", base, {
-    copyFiles: base.accounts.copyFiles,
+    copyFiles: [...(base.accounts.copyFiles ?? []), { from: RUNTIME_WRAPPER, to: RUNTIME_WRAPPER_IN_BUNDLE }],
     bind: [...(base.common.bind ?? []), linkSecret],
     handler: "packages/functions/src/evidence.handler",
     timeout: EVIDENCE_TIMEOUT.toSeconds(),
@@ -35,11 +41,17 @@ export function buildEvidence(
     memorySize: 512,
     environment: {
       ...base.common.environment,
-      // No source maps (parsing the map cost 25 MiB). A young generation of 1 MiB semi-spaces: the
-      // download's chunks die young, and V8 otherwise grows it to 16 MiB and collects them late;
-      // npm run bench measured 15-25 MiB less at the peak, for the same throughput. `gc` exposed
-      // for the collections paced by the download (core's evidence/gc-pacer.ts): 10-30 MiB less.
-      NODE_OPTIONS: "--max-semi-space-size=1 --expose-gc",
+      // No source maps (parsing the map cost 25 MiB). `gc` exposed for the collections paced by the
+      // download (core's evidence/gc-pacer.ts): 10-30 MiB less at the peak (npm run bench). The
+      // runtime exposes it too today; the worker depends on it, so it says so.
+      NODE_OPTIONS: "--expose-gc",
+      // A young generation of 1 MiB semi-spaces: the download's chunks die young, and V8 otherwise
+      // grows it and collects them late. Not in NODE_OPTIONS: the runtime passes its own
+      // --max-semi-space-size (25 MiB at 512 MB) on node's command line, which wins over them; so
+      // started, the worker peaked at 102 to 103 MiB (npm run bench's evidence runs). The runtime
+      // wrapper puts it after the runtime's flags.
+      AWS_LAMBDA_EXEC_WRAPPER: `${LAMBDA_TASK_ROOT}/${RUNTIME_WRAPPER_IN_BUNDLE}`,
+      NODE_FLAGS_AFTER_RUNTIME: "--max-semi-space-size=1",
       ...base.accounts.environment,
       EVIDENCE_BUCKET: evidenceBucket.bucketName,
       EVIDENCE_STAGING_BUCKET: stagingBucket.bucketName,

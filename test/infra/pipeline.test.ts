@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { Match, Template } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -201,8 +201,11 @@ describe("the evidence bucket", () => {
 describe("functions", () => {
   const fn = (pattern: RegExp) =>
     json.Resources[logicalId("AWS::Lambda::Function", pattern)]?.Properties ?? {};
+  /** A function's bundle as synthesized: the folder Lambda unpacks into /var/task. */
+  const bundle = (pattern: RegExp) =>
+    join(outdir, `asset.${(fn(pattern).Code as { S3Key: string }).S3Key.replace(/\.zip$/, "")}`);
 
-  it("run on arm64 with the latest Node.js runtime, source maps enabled but for the poller and the evidence worker (small semi-spaces instead)", () => {
+  it("run on arm64 with the latest Node.js runtime, source maps enabled but for the poller and the evidence worker (small semi-spaces instead, set after the runtime's own)", async () => {
     for (const pattern of [/^Poller/, /^Confirm/, /^Evidence/]) {
       expect(fn(pattern)).toMatchObject({ Runtime: "nodejs24.x", Architectures: ["arm64"] });
     }
@@ -213,8 +216,19 @@ describe("functions", () => {
     // Parsing the source map would cost the worker a sixth of its peak memory, and the poller the
     // margin of its 128 MB in production; a small young generation, and collections paced by the
     // download (gc exposed), free the download's chunks sooner (npm run bench).
-    expect(nodeOptions(/^Evidence/)).toBe("--max-semi-space-size=1 --expose-gc");
+    expect(nodeOptions(/^Evidence/)).toBe("--expose-gc");
     expect(nodeOptions(/^Poller/)).toBeUndefined();
+    // The runtime's own --max-semi-space-size, on node's command line, wins over NODE_OPTIONS: the
+    // worker's goes in after it, through the runtime wrapper shipped in its bundle, executable.
+    expect(fn(/^Evidence/).Environment).toMatchObject({
+      Variables: {
+        AWS_LAMBDA_EXEC_WRAPPER: "/var/task/runtime-wrapper.sh",
+        NODE_FLAGS_AFTER_RUNTIME: "--max-semi-space-size=1",
+      },
+    });
+    const wrapper = join(bundle(/^Evidence/), "runtime-wrapper.sh");
+    expect(await readFile(wrapper, "utf8")).toBe(await readFile("infra/runtime-wrapper.sh", "utf8"));
+    expect((await stat(wrapper)).mode & 0o111).toBe(0o111);
   });
 
   it("poll each account on its own schedule, two runs per account at most when a run polls through its interval", () => {
@@ -258,8 +272,6 @@ describe("functions", () => {
       { id: "north", rulesFile: "rules/north.json", gpsSpeedUnit: "km/h", gpsLookupBudgetMs: 3000 },
       { id: "south", gpsSpeedUnit: "mph", gpsLookupBudgetMs: 0 },
     ]);
-    const bundle = (pattern: RegExp) =>
-      join(outdir, `asset.${(fn(pattern).Code as { S3Key: string }).S3Key.replace(/\.zip$/, "")}`);
     for (const pattern of [/^Poller/, /^Confirm/, /^Evidence/]) {
       expect(JSON.parse(await readFile(join(bundle(pattern), "accounts.json"), "utf8"))).toEqual(
         accountsFile,
