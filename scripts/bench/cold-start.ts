@@ -34,7 +34,7 @@ export async function measureColdStarts(
           ...process.env,
           AWS_REGION: "eu-west-1",
           POWERTOOLS_METRICS_DISABLED: "true",
-          NODE_OPTIONS: handlers.nodeOptions[handler] ?? "",
+          NODE_OPTIONS: handlers.startup[handler].nodeOptions ?? "",
         },
       });
       const milliseconds = Number(child.stdout.trim().split("\n").at(-1));

@@ -11,6 +11,7 @@ import { sqsEvent } from "../../packages/local/src/sqs-event.js";
 import { clipVideos } from "../../packages/simulator/src/video/clip-videos.js";
 import { benchDevice, jobOf } from "./bench-device.js";
 import type { SynthesizedHandlers } from "./handlers.js";
+import { runHandlerAsLambda } from "./lambda-process.js";
 
 export interface EvidenceFigures {
   clipMinutes: number;
@@ -116,27 +117,25 @@ export async function measureEvidence(handlers: SynthesizedHandlers): Promise<Ev
           sqsEvent([{ MessageId: "m1", ReceiptHandle: "r1", Body: JSON.stringify(evidenceJob) }]),
         ),
       );
-      const worker = lastJson<{
+      const worker = await runHandlerAsLambda<{
         response: { batchItemFailures: unknown[] };
         seconds: number;
         peakRssBytes: number;
-      }>(
-        await run(process.execPath, ["scripts/bench/run-handler.mjs", handlers.bundles.evidence, eventFile], {
-          maxBuffer: 16 * MIB,
-          env: {
-            ...process.env,
-            ...emulators.env(),
-            DEVICE_CLOUD_ACCOUNTS: JSON.stringify([
-              { id: "north", baseUrl: simulator.url, username: "demo" },
-            ]),
-            DEVICE_CLOUD_PASSWORD: "demo",
-            FLEET_UTC_OFFSET,
-            POWERTOOLS_LOG_LEVEL: "ERROR",
-            NODE_OPTIONS: handlers.nodeOptions.evidence ?? "",
-            ...env,
-          },
-        }),
-      );
+      }>({
+        bundle: handlers.bundles.evidence,
+        eventFile,
+        startup: handlers.startup.evidence,
+        memoryMb: handlers.memoryMb.evidence,
+        env: {
+          ...process.env,
+          ...emulators.env(),
+          DEVICE_CLOUD_ACCOUNTS: JSON.stringify([{ id: "north", baseUrl: simulator.url, username: "demo" }]),
+          DEVICE_CLOUD_PASSWORD: "demo",
+          FLEET_UTC_OFFSET,
+          POWERTOOLS_LOG_LEVEL: "ERROR",
+          ...env,
+        },
+      });
       if (worker.response.batchItemFailures.length > 0) throw new Error(`the ${name} evidence job failed`);
       return worker;
     };

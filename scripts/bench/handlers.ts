@@ -1,6 +1,7 @@
 import { readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { synthesize } from "../../infra/synth.js";
+import type { LambdaStartup } from "./lambda-process.js";
 
 export const HANDLERS = ["poll", "confirm", "evidence"] as const;
 export type HandlerName = (typeof HANDLERS)[number];
@@ -8,8 +9,8 @@ export type HandlerName = (typeof HANDLERS)[number];
 export interface SynthesizedHandlers {
   /** Each handler's bundle exactly as a deployment ships it (the offline synth bundles it). */
   bundles: Record<HandlerName, string>;
-  /** Each function's NODE_OPTIONS in the template, which Lambda starts it with. */
-  nodeOptions: Record<HandlerName, string | undefined>;
+  /** What in each function's template shapes the process Lambda starts it in. */
+  startup: Record<HandlerName, LambdaStartup>;
   /** Each function's memory size in the template, in MB. */
   memoryMb: Record<HandlerName, number>;
   /** How many of each resource type the stack has (alarms and dashboards bill by the month). */
@@ -29,7 +30,7 @@ export async function synthesizeHandlers(): Promise<SynthesizedHandlers> {
     );
     const functions = resources.filter((resource) => resource.Type === "AWS::Lambda::Function");
     const bundles = {} as Record<HandlerName, string>;
-    const nodeOptions = {} as Record<HandlerName, string | undefined>;
+    const startup = {} as Record<HandlerName, LambdaStartup>;
     const memoryMb = {} as Record<HandlerName, number>;
     for (const handler of HANDLERS) {
       bundles[handler] = await findBundle(outdir, handler);
@@ -37,13 +38,13 @@ export async function synthesizeHandlers(): Promise<SynthesizedHandlers> {
         (resource) => resource.Properties.Handler === `packages/functions/src/${handler}.handler`,
       );
       if (!fn) throw new Error(`no function runs the ${handler} handler`);
-      nodeOptions[handler] = fn.Properties.Environment?.Variables?.NODE_OPTIONS;
       memoryMb[handler] = fn.Properties.MemorySize ?? 128;
+      startup[handler] = startupOf(fn, bundles[handler], handler);
     }
     const resourceCounts: Record<string, number> = {};
     for (const resource of resources)
       resourceCounts[resource.Type] = (resourceCounts[resource.Type] ?? 0) + 1;
-    return { bundles, nodeOptions, memoryMb, resourceCounts, folder: outdir, remove };
+    return { bundles, startup, memoryMb, resourceCounts, folder: outdir, remove };
   } catch (error) {
     await remove();
     throw error;
@@ -53,6 +54,23 @@ export async function synthesizeHandlers(): Promise<SynthesizedHandlers> {
 interface LambdaResource {
   Type: string;
   Properties: { Handler?: string; MemorySize?: number; Environment?: { Variables?: Record<string, string> } };
+}
+
+/** Where Lambda unpacks a function's bundle: the asset's root. */
+const LAMBDA_TASK_ROOT = "/var/task/";
+
+/** The function's startup settings, its wrapper found in the bundle's asset as Lambda would find it. */
+function startupOf(fn: LambdaResource, bundle: string, handler: HandlerName): LambdaStartup {
+  const variables = fn.Properties.Environment?.Variables ?? {};
+  const taskRoot = bundle.slice(0, -`packages/functions/src/${handler}.mjs`.length);
+  const wrapper = variables.AWS_LAMBDA_EXEC_WRAPPER;
+  if (wrapper !== undefined && !wrapper.startsWith(LAMBDA_TASK_ROOT))
+    throw new Error(`the ${handler} function's wrapper ${wrapper} is not in its bundle`);
+  return {
+    nodeOptions: variables.NODE_OPTIONS,
+    execWrapper: wrapper && join(taskRoot, wrapper.slice(LAMBDA_TASK_ROOT.length)),
+    nodeFlagsAfterRuntime: variables.NODE_FLAGS_AFTER_RUNTIME,
+  };
 }
 
 /** The synthesized asset that holds packages/functions/src/<handler>.mjs. */

@@ -1,10 +1,9 @@
-import { execFile } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { startEmulators } from "../../packages/local/src/emulators.js";
 import { writeBacklogRules } from "./backlog.js";
 import type { SynthesizedHandlers } from "./handlers.js";
+import { runHandlerAsLambda } from "./lambda-process.js";
 import { forkSimulator } from "./remote-simulator.js";
 
 export interface PollerMemoryFigures {
@@ -25,17 +24,15 @@ const MIB = 2 ** 20;
 // About 20 minutes of a 1,000-device fleet's events (cost.ts's FLEET): an outage the lag alarm
 // reports. A run holds one page and its chunks at a time, so a longer backlog takes longer, not more.
 const BACKLOG_EVENTS = 3_000;
-const run = promisify(execFile);
 
 /**
  * The poller's memory, measured as Lambda would hold it at `memoryMb`: the deployed poll bundle run
- * once per fresh process (scripts/bench/run-handler.mjs) with the function's NODE_OPTIONS and the
- * heap limits Lambda's Node.js runtime starts it with, its peak resident memory read by the process
- * itself. The device cloud (the simulator) and the AWS emulators run in processes of their own, so
+ * once per fresh process started as Lambda's Node.js runtime starts it (lambda-process.ts: its heap
+ * limits, the function's NODE_OPTIONS), its peak resident memory read by the process itself. The device cloud (the simulator) and the AWS emulators run in processes of their own, so
  * only the poller's own memory is counted.
  */
 export async function measurePollerMemory(
-  handlers: Pick<SynthesizedHandlers, "bundles" | "nodeOptions" | "folder">,
+  handlers: Pick<SynthesizedHandlers, "bundles" | "startup" | "folder">,
   memoryMb: number,
 ): Promise<PollerMemoryFigures> {
   const emulators = await startEmulators({ separateProcess: true });
@@ -48,28 +45,25 @@ export async function measurePollerMemory(
     const eventFile = join(folder, "event.json");
     await writeFile(eventFile, JSON.stringify({ account: "north" }));
     const runPoller = async () => {
-      const { stdout } = await run(
-        process.execPath,
-        ["scripts/bench/run-handler.mjs", handlers.bundles.poll, eventFile],
-        {
-          maxBuffer: 16 * MIB,
-          env: {
-            ...process.env,
-            ...emulators.env(),
-            DEVICE_CLOUD_ACCOUNTS: JSON.stringify([
-              { id: "north", baseUrl: simulator.url, username: "demo", rulesFile },
-            ]),
-            DEVICE_CLOUD_PASSWORD: "demo",
-            POWERTOOLS_LOG_LEVEL: "ERROR",
-            NODE_OPTIONS: `${handlers.nodeOptions.poll ?? ""} ${lambdaHeapFlags(memoryMb)}`,
-          },
-        },
-      );
-      const result = JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as {
+      const result = await runHandlerAsLambda<{
         response: { eventsRead: number; alertsPublished: number; cursor: string }[];
         seconds: number;
         peakRssBytes: number;
-      };
+      }>({
+        bundle: handlers.bundles.poll,
+        eventFile,
+        startup: handlers.startup.poll,
+        memoryMb,
+        env: {
+          ...process.env,
+          ...emulators.env(),
+          DEVICE_CLOUD_ACCOUNTS: JSON.stringify([
+            { id: "north", baseUrl: simulator.url, username: "demo", rulesFile },
+          ]),
+          DEVICE_CLOUD_PASSWORD: "demo",
+          POWERTOOLS_LOG_LEVEL: "ERROR",
+        },
+      });
       const [summary] = result.response;
       if (!summary) throw new Error("the poller polled no account");
       return {
@@ -95,17 +89,6 @@ export async function measurePollerMemory(
     await simulator.close();
     await emulators.close();
   }
-}
-
-/**
- * The heap limits Lambda's Node.js runtime passes to node, from the function's memory: a tenth for
- * the young generation (its two semi-spaces), the rest for the old one. Read from the runtime's
- * bootstrap script as published by lambci/docker-lambda and its successors (AWS documents none).
- * Without them V8 sizes its heap by this machine's memory, and the same run peaks 30 MiB higher.
- */
-function lambdaHeapFlags(memoryMb: number): string {
-  const young = Math.floor(memoryMb / 10);
-  return `--max-semi-space-size=${Math.floor(young / 2)} --max-old-space-size=${memoryMb - young}`;
 }
 
 const round = (value: number) => Math.round(value * 100) / 100;
