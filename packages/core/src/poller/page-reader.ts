@@ -9,8 +9,9 @@ import { maxSerial, orderAfter } from "./event-order.js";
  * Each chunk pays a fixed set of writes (its publication item, its rule states, the cursor, the
  * lease) and one GPS call per device and stretch of events, so larger chunks catch a backlog up
  * faster (`npm run bench`: 500 against 100 cut a catch-up's DynamoDB requests from 794 to 291).
- * A chunk of 500 with its alerts took 0.1 s of the bench's CPU: about 1.5 s at a 128 MB Lambda's
- * fourteenth of a vCPU (estimated, not measured there), well inside the deadline margin.
+ * A chunk of 500 with its alerts took 0.1 s of the bench's CPU: about 2 s at a 128 MB Lambda's
+ * fourteenth of a vCPU and the extra garbage collection of its heap limits (estimated, not measured
+ * there; docs/PERFORMANCE.md), well inside the deadline margin.
  */
 export const CHUNK_EVENTS = 500;
 
