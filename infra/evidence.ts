@@ -6,6 +6,7 @@ import { type Alerting, grantPublishAlerts } from "./alerting.js";
 import {
   allow,
   allowDeviceCloudSecrets,
+  deploysOwnBundles,
   EVIDENCE_TIMEOUT,
   type FunctionBase,
   pipelineFunction,
@@ -14,9 +15,8 @@ import type { Queues } from "./queues.js";
 import type { StageConfig } from "./stage-config.js";
 import { PACKS_LISTING, packObjects, type Storage } from "./storage.js";
 
-/** Starts node with flags that win over the runtime's own (read it for why). */
-const RUNTIME_WRAPPER = "infra/runtime-wrapper.sh";
-const RUNTIME_WRAPPER_IN_BUNDLE = "runtime-wrapper.sh";
+/** Starts node with flags that win over the runtime's own (read it for why), from the bundle. */
+const RUNTIME_WRAPPER_FILE = { from: "infra/runtime-wrapper.sh", to: "runtime-wrapper.sh" };
 /** Where Lambda unpacks the function's bundle. */
 const LAMBDA_TASK_ROOT = "/var/task";
 
@@ -31,8 +31,9 @@ export function buildEvidence(
   /** SHARE_LINK_SECRET: the evidence message carries the alert's link, its token derived again. */
   linkSecret: Config.Secret,
 ): SstFunction {
+  const wrapped = deploysOwnBundles(stack);
   const evidence = pipelineFunction(stack, "Evidence", base, {
-    copyFiles: [...(base.accounts.copyFiles ?? []), { from: RUNTIME_WRAPPER, to: RUNTIME_WRAPPER_IN_BUNDLE }],
+    copyFiles: [...(base.accounts.copyFiles ?? []), ...(wrapped ? [RUNTIME_WRAPPER_FILE] : [])],
     bind: [...(base.common.bind ?? []), linkSecret],
     handler: "packages/functions/src/evidence.handler",
     timeout: EVIDENCE_TIMEOUT.toSeconds(),
@@ -50,8 +51,10 @@ export function buildEvidence(
       // --max-semi-space-size (25 MiB at 512 MB) on node's command line, which wins over them; so
       // started, the worker peaked at 102 to 103 MiB (npm run bench's evidence runs). The runtime
       // wrapper puts it after the runtime's flags.
-      AWS_LAMBDA_EXEC_WRAPPER: `${LAMBDA_TASK_ROOT}/${RUNTIME_WRAPPER_IN_BUNDLE}`,
-      NODE_FLAGS_AFTER_RUNTIME: "--max-semi-space-size=1",
+      ...(wrapped && {
+        AWS_LAMBDA_EXEC_WRAPPER: `${LAMBDA_TASK_ROOT}/${RUNTIME_WRAPPER_FILE.to}`,
+        NODE_FLAGS_AFTER_RUNTIME: "--max-semi-space-size=1",
+      }),
       ...base.accounts.environment,
       EVIDENCE_BUCKET: evidenceBucket.bucketName,
       EVIDENCE_STAGING_BUCKET: stagingBucket.bucketName,

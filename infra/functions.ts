@@ -3,7 +3,12 @@ import { join } from "node:path";
 import { Duration, RemovalPolicy, type Stack } from "aws-cdk-lib";
 import * as iam from "aws-cdk-lib/aws-iam";
 import * as logs from "aws-cdk-lib/aws-logs";
-import { type FunctionProps, Function as SstFunction } from "sst/constructs";
+import {
+  type App,
+  type FunctionProps,
+  Function as SstFunction,
+  type Stack as SstStack,
+} from "sst/constructs";
 import { useProject } from "sst/project.js";
 import { LAMBDA_MAX_TIMEOUT_SECONDS } from "../packages/core/src/aws-limits.js";
 import type { Alerting } from "./alerting.js";
@@ -146,6 +151,16 @@ export function pipelineFunction(stack: Stack, id: string, base: FunctionBase, p
     removalPolicy: RemovalPolicy.DESTROY,
   });
   return new SstFunction(stack, id, { ...base.common, logGroup, ...props });
+}
+
+/**
+ * Whether `stack`'s functions deploy their own bundles: not under `sst dev`, whose functions are a
+ * bridge that runs each handler on the developer's machine, nor in a stack the command leaves
+ * inactive (an inline placeholder). A setting that names a file of the bundle holds only then: the
+ * runtime refuses to start a function whose exec wrapper is not there.
+ */
+export function deploysOwnBundles(stack: Stack): boolean {
+  return (stack.node.root as App).mode === "deploy" && (stack as Partial<SstStack>).isActive !== false;
 }
 
 /** Grants named actions on named resources: least privilege, never a wildcard. */

@@ -3,7 +3,9 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
+import type { Stack } from "aws-cdk-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deploysOwnBundles } from "../../infra/functions.js";
 
 const run = promisify(execFile);
 const WRAPPER = resolve("infra/runtime-wrapper.sh");
@@ -71,5 +73,19 @@ describe("the runtime wrapper (AWS_LAMBDA_EXEC_WRAPPER)", () => {
     const started = await startAsLambda({});
     expect(started.execArgv).toEqual(RUNTIME_FLAGS);
     expect(started.script).toBe(probe);
+  });
+});
+
+describe("the functions that name it", () => {
+  // The stack as deploysOwnBundles reads it (an SST App's mode, an SST Stack's isActive): a
+  // dev-mode synth would need SST's bootstrap stack in an AWS account.
+  const stackIn = (mode: "deploy" | "dev" | "remove", isActive: boolean) =>
+    ({ node: { root: { mode } }, isActive }) as unknown as Stack;
+
+  it("name it only where their own bundle is deployed: not to sst dev's bridge, nor to a placeholder", () => {
+    expect(deploysOwnBundles(stackIn("deploy", true))).toBe(true);
+    expect(deploysOwnBundles(stackIn("dev", true))).toBe(false);
+    expect(deploysOwnBundles(stackIn("deploy", false))).toBe(false);
+    expect(deploysOwnBundles(stackIn("remove", false))).toBe(false);
   });
 });
