@@ -47,14 +47,14 @@ export function latencyModeCost(
   const polls = runsPerMonth * runs.pollsPerRun;
   const eventsPerMonth = (FLEET.devices * FLEET.eventsPerDevicePerDay * HOURS_PER_MONTH) / 24;
   // A run bills its polls' waits, as measured (first poll to last poll's start), and its last poll
-  // as a fleet's poll would take: the idle poll at the CPU share of `memoryMb` instead of this
-  // machine's core, the poll's events as the backlog run processed them, and the round trips the
-  // loopback hides (each AWS request, the device cloud's event query and device list). The run's
-  // own end here is not used: every injected event alerts, so its last poll had far more to do.
+  // as a fleet's poll would take: the idle poll and the poll's events (at the backlog run's time
+  // per event) at the CPU share of `memoryMb` instead of this machine's core, and the round trips
+  // the loopback hides (each AWS request, the device cloud's event query and device list). The
+  // run's own end here is not used: every injected event alerts, so its last poll had far more to do.
+  const slowdown = Math.max(1, MB_PER_VCPU / memoryMb); // its CPU share against a whole core
   const msPerEvent = (backlog.pipelineSeconds * 1000) / backlog.events;
   const lastPollMs =
-    idlePoll.milliseconds * Math.max(1, MB_PER_VCPU / memoryMb) +
-    (eventsPerMonth / polls) * msPerEvent +
+    (idlePoll.milliseconds + (eventsPerMonth / polls) * msPerEvent) * slowdown +
     idleRequests * FLEET.awsRoundTripMs +
     2 * FLEET.deviceCloudRoundTripMs;
   const billedSecondsPerRun = runs.spanSeconds + lastPollMs / 1000;
