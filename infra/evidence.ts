@@ -9,6 +9,7 @@ import {
   deploysOwnBundles,
   EVIDENCE_TIMEOUT,
   type FunctionBase,
+  LAMBDA_TASK_ROOT,
   pipelineFunction,
 } from "./functions.js";
 import type { Queues } from "./queues.js";
@@ -17,8 +18,6 @@ import { PACKS_LISTING, packObjects, type Storage } from "./storage.js";
 
 /** Starts node with flags that win over the runtime's own (read it for why), from the bundle. */
 const RUNTIME_WRAPPER_FILE = { from: "infra/runtime-wrapper.sh", to: "runtime-wrapper.sh" };
-/** Where Lambda unpacks the function's bundle. */
-const LAMBDA_TASK_ROOT = "/var/task";
 
 /** The evidence function: fetches the clips of an alert from the evidence queue into the bucket. */
 export function buildEvidence(
@@ -49,7 +48,7 @@ export function buildEvidence(
       // A young generation of 1 MiB semi-spaces: the download's chunks die young, and V8 otherwise
       // grows it and collects them late. Not in NODE_OPTIONS: the runtime passes its own
       // --max-semi-space-size (25 MiB at 512 MB) on node's command line, which wins over them; so
-      // started, the worker peaked at 102 to 103 MiB (npm run bench's evidence runs). The runtime
+      // started, the worker peaked at 101.7 to 102.8 MiB (npm run bench's evidence runs). The runtime
       // wrapper puts it after the runtime's flags.
       ...(wrapped && {
         AWS_LAMBDA_EXEC_WRAPPER: `${LAMBDA_TASK_ROOT}/${RUNTIME_WRAPPER_FILE.to}`,

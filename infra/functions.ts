@@ -153,6 +153,9 @@ export function pipelineFunction(stack: Stack, id: string, base: FunctionBase, p
   return new SstFunction(stack, id, { ...base.common, logGroup, ...props });
 }
 
+/** Where Lambda unpacks a function's bundle: a file the bundle holds is here at run time. */
+export const LAMBDA_TASK_ROOT = "/var/task";
+
 /**
  * Whether `stack`'s functions deploy their own bundles: not under `sst dev`, whose functions are a
  * bridge that runs each handler on the developer's machine, nor in a stack the command leaves

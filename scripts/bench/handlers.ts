@@ -1,5 +1,6 @@
 import { readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { LAMBDA_TASK_ROOT } from "../../infra/functions.js";
 import { synthesize } from "../../infra/synth.js";
 import type { LambdaStartup } from "./lambda-process.js";
 
@@ -56,19 +57,17 @@ interface LambdaResource {
   Properties: { Handler?: string; MemorySize?: number; Environment?: { Variables?: Record<string, string> } };
 }
 
-/** Where Lambda unpacks a function's bundle: the asset's root. */
-const LAMBDA_TASK_ROOT = "/var/task/";
-
 /** The function's startup settings, its wrapper found in the bundle's asset as Lambda would find it. */
 function startupOf(fn: LambdaResource, bundle: string, handler: HandlerName): LambdaStartup {
   const variables = fn.Properties.Environment?.Variables ?? {};
   const taskRoot = bundle.slice(0, -`packages/functions/src/${handler}.mjs`.length);
   const wrapper = variables.AWS_LAMBDA_EXEC_WRAPPER;
-  if (wrapper !== undefined && !wrapper.startsWith(LAMBDA_TASK_ROOT))
+  if (wrapper !== undefined && !wrapper.startsWith(`${LAMBDA_TASK_ROOT}/`))
     throw new Error(`the ${handler} function's wrapper ${wrapper} is not in its bundle`);
   return {
     nodeOptions: variables.NODE_OPTIONS,
-    execWrapper: wrapper && join(taskRoot, wrapper.slice(LAMBDA_TASK_ROOT.length)),
+    // The bundle's asset folder is what Lambda unpacks at its task root.
+    execWrapper: wrapper && join(taskRoot, wrapper.slice(LAMBDA_TASK_ROOT.length + 1)),
     nodeFlagsAfterRuntime: variables.NODE_FLAGS_AFTER_RUNTIME,
   };
 }
