@@ -6,6 +6,8 @@
 # it, the whole command as this file's arguments. Node reads NODE_OPTIONS before its command line,
 # so a heap flag in NODE_OPTIONS loses to the runtime's. NODE_FLAGS_AFTER_RUNTIME go in here just
 # before the runtime's script, after its flags, and win. One flag per word, as in NODE_OPTIONS.
+# Wrapper scripts: https://docs.aws.amazon.com/lambda/latest/dg/runtimes-modify.html (the runtime's
+# own flags are not documented; they are read from its published bootstrap).
 set -euf
 count=$#
 index=0
