@@ -48,8 +48,8 @@ export function buildEvidence(
       // A young generation of 1 MiB semi-spaces: the download's chunks die young, and V8 otherwise
       // grows it and collects them late. Not in NODE_OPTIONS: the runtime passes its own
       // --max-semi-space-size (25 MiB at 512 MB) on node's command line, which wins over them; so
-      // started, the worker peaked at 101.7 to 102.8 MiB (npm run bench's evidence runs). The runtime
-      // wrapper puts it after the runtime's flags.
+      // started (the runtime's flags, no wrapper), the bench's evidence runs peaked at 101.7 to 102.8
+      // MiB. The runtime wrapper puts it after the runtime's flags.
       ...(wrapped && {
         AWS_LAMBDA_EXEC_WRAPPER: `${LAMBDA_TASK_ROOT}/${RUNTIME_WRAPPER_FILE.to}`,
         NODE_FLAGS_AFTER_RUNTIME: "--max-semi-space-size=1",

@@ -11,7 +11,7 @@ import { sqsEvent } from "../../packages/local/src/sqs-event.js";
 import { clipVideos } from "../../packages/simulator/src/video/clip-videos.js";
 import { benchDevice, jobOf } from "./bench-device.js";
 import type { SynthesizedHandlers } from "./handlers.js";
-import { runHandlerAsLambda } from "./lambda-process.js";
+import { lastJsonLine, runHandlerAsLambda } from "./lambda-process.js";
 
 export interface EvidenceFigures {
   clipMinutes: number;
@@ -308,15 +308,11 @@ async function runBaseline<T = { bytes: number; seconds: number }>(
   script: string,
   args: string[],
 ): Promise<T> {
-  return lastJson(
+  return lastJsonLine(
     await run(process.execPath, ["--import", "tsx", `scripts/bench/${script}`, ...args], {
       maxBuffer: 16 * MIB,
     }),
   );
-}
-
-function lastJson<T>({ stdout }: { stdout: string }): T {
-  return JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as T;
 }
 
 const round = (value: number) => Math.round(value * 100) / 100;

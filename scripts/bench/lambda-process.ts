@@ -62,5 +62,10 @@ export async function runHandlerAsLambda<Result>(options: {
       HANDLER_EVENT_FILE: options.eventFile,
     },
   });
-  return JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as Result;
+  return lastJsonLine({ stdout });
+}
+
+/** The last line a bench process printed, as JSON: each prints its figures there. */
+export function lastJsonLine<T>({ stdout }: { stdout: string }): T {
+  return JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as T;
 }

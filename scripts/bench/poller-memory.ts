@@ -30,8 +30,9 @@ const BACKLOG_EVENTS = 3_000;
 /**
  * The poller's memory, measured as Lambda would hold it at `memoryMb`: the deployed poll bundle run
  * once per fresh process started as Lambda's Node.js runtime starts it (lambda-process.ts: its heap
- * limits, the function's NODE_OPTIONS), its peak resident memory read by the process itself. The device cloud (the simulator) and the AWS emulators run in processes of their own, so
- * only the poller's own memory is counted.
+ * limits, the function's NODE_OPTIONS), its peak resident memory read by the process itself. The
+ * device cloud (the simulator) and the AWS emulators run in processes of their own, so only the
+ * poller's own memory is counted.
  */
 export async function measurePollerMemory(
   handlers: Pick<SynthesizedHandlers, "bundles" | "startup" | "folder">,
