@@ -56,6 +56,15 @@ export function buildAlerting(stack: Stack, config: StageConfig, groups: GroupsF
   return { topicKey, alertsTopic, opsTopic };
 }
 
+/** Publish on the ops topic (the stage's `opsEmails`), and the key operations its encryption needs. */
+export function grantTellOps(
+  fn: SstFunction,
+  { opsTopic, topicKey }: Pick<Alerting, "opsTopic" | "topicKey">,
+) {
+  allow(fn, ["sns:Publish"], [opsTopic.topicArn]);
+  allow(fn, ["kms:GenerateDataKey", "kms:Decrypt"], [topicKey.keyArn]);
+}
+
 /** Publish on the alerts topic, and the key operations its encryption needs. */
 export function grantPublishAlerts(fn: SstFunction, { alertsTopic, topicKey }: Alerting) {
   allow(fn, ["sns:Publish"], [alertsTopic.topicArn]);

@@ -3,7 +3,7 @@ import * as events from "aws-cdk-lib/aws-events";
 import * as targets from "aws-cdk-lib/aws-events-targets";
 import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import { Config, type Function as SstFunction } from "sst/constructs";
-import { type Alerting, grantPublishAlerts } from "./alerting.js";
+import { type Alerting, grantPublishAlerts, grantTellOps } from "./alerting.js";
 import { allow, allowDeviceCloudSecrets, type FunctionBase, pipelineFunction } from "./functions.js";
 import type { Queues } from "./queues.js";
 import { pollerTimeoutSeconds, type StageConfig } from "./stage-config.js";
@@ -63,6 +63,8 @@ export function buildPolling(
       ...base.common.environment,
       ...base.accounts.environment,
       ...(config.pollEverySeconds !== undefined && { POLL_EVERY_SECONDS: String(config.pollEverySeconds) }),
+      // Told of every record set aside (packages/core/src/setaside).
+      OPS_TOPIC_ARN: alerting.opsTopic.topicArn,
     },
   });
   // A run that waits behind running ones (the reserved concurrency) is worthless a minute later: the
@@ -89,7 +91,11 @@ export function buildPolling(
     handler: "packages/functions/src/confirm.handler",
     timeout: 60,
     memorySize: 256,
-    environment: { ...base.sourceMapped, ...base.accounts.environment },
+    environment: {
+      ...base.sourceMapped,
+      ...base.accounts.environment,
+      OPS_TOPIC_ARN: alerting.opsTopic.topicArn,
+    },
   });
   confirm.addEventSource(new SqsEventSource(confirmQueue, { batchSize: 10, reportBatchItemFailures: true }));
 
@@ -97,6 +103,7 @@ export function buildPolling(
   allow(poller, POLLER_ITEM_ACTIONS, [table.tableArn]);
   allowDeviceCloudSecrets(stack, poller);
   grantPublishAlerts(poller, alerting);
+  grantTellOps(poller, alerting);
   // Both publish alerts, so both schedule the escalation of those that escalate.
   const sendTo = [evidenceQueue.queueArn, confirmQueue.queueArn, escalationQueue.queueArn];
   allow(poller, ["sqs:SendMessage"], sendTo);
@@ -107,6 +114,7 @@ export function buildPolling(
     [table.tableArn],
   );
   grantPublishAlerts(confirm, alerting);
+  grantTellOps(confirm, alerting);
   allowDeviceCloudSecrets(stack, confirm);
   allow(confirm, ["sqs:SendMessage"], sendTo);
   return { poller, confirm, linkSecret };

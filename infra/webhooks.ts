@@ -8,7 +8,7 @@ import { NagSuppressions } from "cdk-nag";
 import type { App, Config, Function as SstFunction } from "sst/constructs";
 import { SQS_MAX_RETENTION_SECONDS } from "../packages/core/src/aws-limits.js";
 import { WEBHOOK_MAX_RECEIVES } from "../packages/core/src/webhooks/config.js";
-import type { Alerting } from "./alerting.js";
+import { type Alerting, grantTellOps } from "./alerting.js";
 import { allow, type FunctionBase, pipelineFunction } from "./functions.js";
 import type { Storage } from "./storage.js";
 
@@ -76,8 +76,7 @@ export function buildWebhooks(
     },
   );
   allow(webhook, ["sqs:SendMessage"], [webhookDlq.queueArn]); // a 4xx goes to the DLQ at once
-  allow(webhook, ["sns:Publish"], [opsTopic.topicArn]);
-  allow(webhook, ["kms:GenerateDataKey", "kms:Decrypt"], [topicKey.keyArn]);
+  grantTellOps(webhook, { opsTopic, topicKey }); // a target disabled by its 410
   const app = stack.node.root as App;
   const parameters = [
     `/sst/${app.name}/${app.stage}/Secret/TARGET_*`,

@@ -11,10 +11,16 @@ export const SQS_MAX_VISIBILITY_SECONDS = 43_200;
 export const SQS_MAX_RETENTION_SECONDS = 1_209_600;
 /** SQS: entries per SendMessageBatch / DeleteMessageBatch. */
 export const SQS_MAX_BATCH_ENTRIES = 10;
+/** SQS: the largest message, body and attributes in UTF-8 bytes; also the most a SendMessageBatch carries. */
+export const SQS_MAX_MESSAGE_BYTES = 1_048_576;
 /** SNS: entries per PublishBatch. */
 export const SNS_MAX_BATCH_ENTRIES = 10;
+/** SNS: the largest message, body and attributes in UTF-8 bytes; also the most a PublishBatch carries. */
+export const SNS_MAX_MESSAGE_BYTES = 262_144;
 /** SNS: an email subject must be "less than 100 characters long". */
 export const SNS_MAX_SUBJECT_LENGTH = 99;
+/** DynamoDB: the largest item, attribute names and values in UTF-8 bytes. */
+export const DYNAMODB_MAX_ITEM_BYTES = 409_600;
 /** DynamoDB: put or delete requests per BatchWriteItem. */
 export const DYNAMODB_MAX_BATCH_WRITE_ITEMS = 25;
 /** Lambda: the longest a function may run (its timeout, 15 minutes). */

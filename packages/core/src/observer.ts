@@ -2,6 +2,7 @@ import * as z from "zod";
 import { alertBodySchema } from "./alerts/render/json.js";
 import { GPS_HISTORY_GAPS } from "./context/gps-history.js";
 import { manifestTrackSchema } from "./evidence/manifest.js";
+import { setAsideEntrySchema } from "./setaside/entry.js";
 
 /** Where an alert's claim pack is (its prefix is the bag's root), and how its timestamp went. */
 const claimPackSchema = z.object({
@@ -43,6 +44,11 @@ export const observationSchema = z.discriminatedUnion("type", [
     held: z.array(z.string()),
   }),
   z.object({ type: z.literal("alert-failed"), ...alertIds, reason: z.string() }),
+  /**
+   * A record that AWS refused for good at one step (setaside/): kept with its reason and told to
+   * ops, so that everything else goes out and the cursor moves on. Ids only.
+   */
+  setAsideEntrySchema.extend({ type: z.literal("record-set-aside") }),
   z.object({ type: z.literal("alert-suppressed"), ...eventIds, suppressedSoFar: z.number() }),
   z.object({ type: z.literal("alert-stale"), ...alertIds }),
   z.object({

@@ -69,6 +69,16 @@ export function publishEscalationMetric(account: string): void {
 }
 
 /**
+ * A record set aside (setaside/), as the metric `RecordsSetAside`: AWS refused it for good and ops
+ * were told. No `account` dimension, as for `Escalations`; published at once.
+ */
+export function publishSetAsideMetric(account: string): void {
+  const single = metrics.singleMetric();
+  single.addMetadata("account", account);
+  single.addMetric("RecordsSetAside", MetricUnit.Count, 1);
+}
+
+/**
  * In Lambda, each observation is one structured log line named by its type, with ids and
  * decisions only: the subscriber body of a published alert (driver, position) is personal data
  * and never logged, nor is an alert's or an escalation's link (the token in it opens the alert).
@@ -78,6 +88,7 @@ export function logObserver(log: StructuredLogger = logger): Observer {
     observe(observation) {
       const { type, ...attributes } = withoutPersonalData(observation);
       log[levelOf(observation)](type, attributes);
+      if (observation.type === "record-set-aside") publishSetAsideMetric(observation.account);
     },
   };
 }
@@ -97,6 +108,7 @@ function withoutPersonalData(observation: Observation): { type: string } & Recor
 function levelOf(observation: Observation): keyof StructuredLogger {
   switch (observation.type) {
     case "alert-failed":
+    case "record-set-aside":
       return "error";
     case "evidence-failed":
     case "evidence-timestamp-failed":

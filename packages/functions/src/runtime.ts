@@ -26,6 +26,7 @@ import {
   validateRouting,
 } from "@fleet-alerts/core/routing";
 import { DEFAULT_RULES, loadRulesFile } from "@fleet-alerts/core/rules";
+import { SetAside, SetAsideStore, SnsOpsChannel } from "@fleet-alerts/core/setaside";
 import { ShareStore } from "@fleet-alerts/core/share";
 import type { TableRef } from "@fleet-alerts/core/store";
 import { logger, logObserver } from "./observability.js";
@@ -107,6 +108,9 @@ export async function buildRuntime(
   const config = parseEnv(pollerEnvSchema, env);
   const table = tableRef(env, config.TABLE_NAME);
   const sqs = withoutSdkLogging(new SQSClient(awsClientConfig(env, "SQS")));
+  const sns = withoutSdkLogging(new SNSClient(awsClientConfig(env, "SNS")));
+  const observer = overrides.observer ?? logObserver(log);
+  const now = overrides.now ?? Date.now;
   const shared = {
     cursors: new CursorStore(table),
     lock: new AccountLock(table, LOCK_LEASE_MS),
@@ -115,19 +119,23 @@ export async function buildRuntime(
     states: new RuleStateStore(table),
     offlineChecks: new OfflineCheckStore(table),
     rejected: new RejectedEventStore(table),
-    publisher: new SnsAlertPublisher(
-      withoutSdkLogging(new SNSClient(awsClientConfig(env, "SNS"))),
-      config.ALERTS_TOPIC_ARN,
-    ),
+    publisher: new SnsAlertPublisher(sns, config.ALERTS_TOPIC_ARN),
     evidenceQueue: new SqsSender(sqs, config.EVIDENCE_QUEUE_URL),
     confirmQueue: new SqsSender(sqs, config.CONFIRM_QUEUE_URL, undefined, overrides.timeScale),
     ...(config.ESCALATION_QUEUE_URL && {
       escalationQueue: new SqsSender(sqs, config.ESCALATION_QUEUE_URL, undefined, overrides.timeScale),
     }),
     ...(config.WEBHOOK_QUEUE_URL && { webhookQueue: new SqsSender(sqs, config.WEBHOOK_QUEUE_URL) }),
+    setAside: new SetAside({
+      records: new SetAsideStore(table),
+      ...(config.OPS_TOPIC_ARN && { ops: new SnsOpsChannel(sns, config.OPS_TOPIC_ARN) }),
+      observer,
+      logger: log,
+      now,
+    }),
     logger: log,
-    observer: overrides.observer ?? logObserver(log),
-    now: overrides.now ?? Date.now,
+    observer,
+    now,
     ...(config.PUBLIC_BASE_URL &&
       config.SHARE_LINK_SECRET && {
         alertLinks: new AlertLinks(new ShareStore(table), {

@@ -1,8 +1,10 @@
-import { PublishCommand, SNSClient } from "@aws-sdk/client-sns";
+import { SNSClient } from "@aws-sdk/client-sns";
 import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { incidentLink } from "@fleet-alerts/core/alerts";
 import { SQS_MAX_VISIBILITY_SECONDS } from "@fleet-alerts/core/aws-limits";
+import { awsJson, awsText } from "@fleet-alerts/core/aws-text";
 import { parseEnv } from "@fleet-alerts/core/config";
+import { SnsOpsChannel } from "@fleet-alerts/core/setaside";
 import { derivedShareToken } from "@fleet-alerts/core/share";
 import {
   type WebhookConfig,
@@ -47,17 +49,13 @@ export async function buildWebhookRuntime(
     // The poller granted the link when it published the alert; its token is derived again here.
     linkFor: (alertId) =>
       baseUrl && linkSecret ? incidentLink(baseUrl, derivedShareToken(linkSecret, alertId).token) : undefined,
-    notifyOps: async ({ subject, message }) => {
-      await sns.send(
-        new PublishCommand({ TopicArn: config.OPS_TOPIC_ARN, Subject: subject, Message: message }),
-      );
-    },
+    ops: new SnsOpsChannel(sns, config.OPS_TOPIC_ARN),
     deadLetter: async (job, reason) => {
       await sqs.send(
         new SendMessageCommand({
           QueueUrl: config.WEBHOOK_DLQ_URL,
-          MessageBody: JSON.stringify(job),
-          MessageAttributes: { reason: { DataType: "String", StringValue: reason } },
+          MessageBody: awsJson(job),
+          MessageAttributes: { reason: { DataType: "String", StringValue: awsText(reason) } },
         }),
       );
     },

@@ -8,6 +8,7 @@ import type { IncomingHttpHeaders, IncomingMessage, Server } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { buildApp } from "fauxqs";
+import { giveFauxqsTheSqsCharacterSet } from "./fauxqs-parity.js";
 
 export const REGION = "us-east-1";
 const HOST = "127.0.0.1";
@@ -96,6 +97,7 @@ interface FauxqsApp {
 async function startFauxqsOnLoopback(
   count: (operation: string) => void,
 ): Promise<{ endpoint: string; close: () => Promise<void> }> {
+  await giveFauxqsTheSqsCharacterSet();
   const app: FauxqsApp = buildApp({ logger: false });
   let publicBase = "";
   let internalBase = "";

@@ -1,10 +1,13 @@
 /**
  * The live view of `npm start`: a line per thing worth seeing, and a status line (on a terminal)
- * kept up to date from the same totals the `--json` summary carries.
+ * kept up to date from the same totals the `--json` summary carries. Every value is written through
+ * the `shown` tag (terminal-text.ts): the device cloud's texts reach these lines, and none may act on
+ * the terminal or add a line.
  */
 import type { Observation, ObservationOf } from "@fleet-alerts/core";
 import { formatDuration } from "@fleet-alerts/core/rules";
 import type { LocalLine, LocalTotals } from "./report.js";
+import { shown } from "./terminal-text.js";
 
 /** What to print for a line: lines to keep, and/or the status line to show in place. */
 export interface HumanOutput {
@@ -21,34 +24,34 @@ export function humanView(line: LocalLine, totals: LocalTotals, time: string): H
       return {
         print: [
           line.simulated
-            ? `fleet-alerts, locally: ${line.accounts.length} simulated fleet(s) of ${line.devices} devices at ${line.speed}x, AWS emulated on 127.0.0.1.`
+            ? shown`fleet-alerts, locally: ${line.accounts.length} simulated fleet(s) of ${line.devices} devices at ${line.speed}x, AWS emulated on 127.0.0.1.`
             : `fleet-alerts, locally: a real device cloud (read-only), AWS emulated on 127.0.0.1.`,
-          ...line.accounts.map((account) => `  account ${account.id}: ${account.deviceCloud}`),
-          `Groups: ${line.groups.names.join(", ")} (${line.groups.file}).`,
+          ...line.accounts.map((account) => shown`  account ${account.id}: ${account.deviceCloud}`),
+          shown`Groups: ${line.groups.names.join(", ")} (${line.groups.file}).`,
           ...(line.webhook ? [webhookText(line.webhook)] : []),
-          `Incident pages are served at ${line.incident} (links: ${line.incident}/i/<token>).`,
-          `Alerts, suppressions, Offline checks, acknowledgements, escalations and stored evidence appear below; evidence is copied to ${line.evidenceDir}. Ctrl-C stops.`,
+          shown`Incident pages are served at ${line.incident} (links: ${line.incident}/i/<token>).`,
+          shown`Alerts, suppressions, Offline checks, acknowledgements, escalations and stored evidence appear below; evidence is copied to ${line.evidenceDir}. Ctrl-C stops.`,
         ].join("\n"),
       };
     case "problem":
-      return { print: `${time} PROBLEM ${line.message}` };
+      return { print: shown`${time} PROBLEM ${line.message}` };
     case "notified":
       return {
-        print: `${time} TO ${line.recipient} (${line.channel}): ${line.subject ?? line.kind}${line.alertId ? ` [${line.alertId}]` : ""}`,
+        print: shown`${time} TO ${line.recipient} (${line.channel}): ${line.subject ?? line.kind}${line.alertId ? ` [${line.alertId}]` : ""}`,
       };
     case "evidence-copied":
       return {
         print: [
           ...line.clips.map(
             (clip) =>
-              `${time} EVIDENCE stored ${clip.file} (${megabytes(clip.bytes)} MB, sha256 ${clip.sha256})${line.partial ? " (partial)" : ""}`,
+              shown`${time} EVIDENCE stored ${clip.file} (${megabytes(clip.bytes)} MB, sha256 ${clip.sha256})${line.partial ? " (partial)" : ""}`,
           ),
-          `${time} CLAIM PACK ${line.report}`,
+          shown`${time} CLAIM PACK ${line.report}`,
         ].join("\n"),
       };
     case "evidence-progress": {
-      const total = line.totalBytes ? `/${megabytes(line.totalBytes)}` : "";
-      return { status: `fetching ${line.key}: ${megabytes(line.bytes)}${total} MB` };
+      const total = line.totalBytes ? shown`/${megabytes(line.totalBytes)}` : "";
+      return { status: shown`fetching ${line.key}: ${megabytes(line.bytes)}${total} MB` };
     }
     case "local-summary":
       return { print: summaryLine(line) };
@@ -58,6 +61,7 @@ export function humanView(line: LocalLine, totals: LocalTotals, time: string): H
     case "evidence-stored":
       return {};
     default:
+      // Composed of shown parts, with line breaks of its own.
       return { print: `${time} ${observationText(line)}` };
   }
 }
@@ -68,43 +72,45 @@ export function humanView(line: LocalLine, totals: LocalTotals, time: string): H
  */
 function webhookText(webhook: { target: string; generatedSecret?: string }): string {
   return webhook.generatedSecret
-    ? `Every alert is also POSTed to the --webhook URL (target ${webhook.target}), signed with this run's generated secret:\n  WEBHOOK_SECRET=${webhook.generatedSecret}\n  (set WEBHOOK_SECRET to choose it)`
-    : `Every alert is also POSTed to the --webhook URL (target ${webhook.target}), signed with WEBHOOK_SECRET.`;
+    ? shown`Every alert is also POSTed to the --webhook URL (target ${webhook.target}), signed with this run's generated secret:\n  WEBHOOK_SECRET=${webhook.generatedSecret}\n  (set WEBHOOK_SECRET to choose it)`
+    : shown`Every alert is also POSTed to the --webhook URL (target ${webhook.target}), signed with WEBHOOK_SECRET.`;
 }
 
 /** One observation as text (poll summaries and stored evidence are shown otherwise). */
 function observationText(observation: Exclude<Observation, { type: "poll-summary" | "evidence-stored" }>) {
   const about = (item: { rule: string; serialno?: string; deviceid?: string }) =>
-    `${item.rule} #${item.serialno} device ${item.deviceid}`;
+    shown`${item.rule} #${item.serialno} device ${item.deviceid}`;
   switch (observation.type) {
     case "alert-published":
       return alertText(observation);
     case "alert-failed":
     case "evidence-failed":
-      return `PROBLEM ${observation.type} ${about(observation)}: ${observation.reason}`;
+      return shown`PROBLEM ${observation.type} ${about(observation)}: ${observation.reason}`;
     case "alert-suppressed":
-      return `suppressed ${about(observation)} (${observation.suppressedSoFar} so far)`;
+      return shown`suppressed ${about(observation)} (${observation.suppressedSoFar} so far)`;
     case "event-rejected":
-      return `event-rejected #${observation.serialno ?? "?"}: ${observation.issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ")}`;
+      return shown`event-rejected #${observation.serialno ?? "?"}: ${observation.issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ")}`;
     case "offline-scheduled":
-      return `offline-scheduled ${about(observation)}, check at ${observation.dueAt}`;
+      return shown`offline-scheduled ${about(observation)}, check at ${observation.dueAt}`;
     case "offline-cancelled":
-      return `offline-cancelled ${about(observation)} (${observation.reason})`;
+      return shown`offline-cancelled ${about(observation)} (${observation.reason})`;
     case "evidence-waiting":
-      return `evidence waiting ${about(observation)}: retry ${observation.attempt} in ${observation.retryInSeconds} s`;
+      return shown`evidence waiting ${about(observation)}: retry ${observation.attempt} in ${observation.retryInSeconds} s`;
     case "evidence-unavailable":
-      return `evidence unavailable ${about(observation)}`;
+      return shown`evidence unavailable ${about(observation)}`;
     case "alert-acknowledged":
-      return `acknowledged ${about(observation)} at ${observation.at}${observation.tokenId ? ` (link ${observation.tokenId})` : ""}`;
+      return shown`acknowledged ${about(observation)} at ${observation.at}${observation.tokenId ? ` (link ${observation.tokenId})` : ""}`;
     case "alert-escalated":
-      return `ESCALATED ${about(observation)} to level ${observation.level} of ${observation.levels}: not acknowledged after ${formatDuration(observation.unacknowledgedSeconds)}${linkLine(observation.link)}`;
+      return `${shown`ESCALATED ${about(observation)} to level ${observation.level} of ${observation.levels}: not acknowledged after ${formatDuration(observation.unacknowledgedSeconds)}`}${linkLine(observation.link)}`;
     case "escalation-cancelled":
-      return `escalation-cancelled ${about(observation)}: level ${observation.level} not sent (${observation.reason})`;
+      return shown`escalation-cancelled ${about(observation)}: level ${observation.level} not sent (${observation.reason})`;
+    case "record-set-aside":
+      return shown`PROBLEM set aside ${observation.alertId ?? `${observation.ruleId} #${observation.serialno}`} device ${observation.deviceid}: ${observation.step} refused for good (${observation.reason}); ops told, the rest went out`;
     case "gps-history-unavailable":
-      return `gps history unavailable for device ${observation.deviceid} (${observation.reason}): ${observation.alerts} alert(s) use the next best position`;
+      return shown`gps history unavailable for device ${observation.deviceid} (${observation.reason}): ${observation.alerts} alert(s) use the next best position`;
     default:
       // alert-stale, offline-confirmed, offline-suppressed
-      return `${observation.type} ${about(observation)}`;
+      return shown`${observation.type} ${about(observation)}`;
   }
 }
 
@@ -115,10 +121,14 @@ function observationText(observation: Exclude<Observation, { type: "poll-summary
 function alertText(alert: ObservationOf<"alert-published">): string {
   const { vehicleid, drivername, position, speedKmh } = alert.body;
   const place = position
-    ? `${position.lat.toFixed(4)},${position.lng.toFixed(4)} (${position.source})`
+    ? shown`${position.lat.toFixed(4)},${position.lng.toFixed(4)} (${position.source})`
     : "position unknown";
-  const speed = speedKmh === null ? "speed unknown" : `${Math.round(speedKmh)} km/h`;
-  return `ALERT [${alert.severity}] ${alert.rule} #${alert.serialno} ${vehicleid || "unknown vehicle"} (${drivername || "no driver"}) at ${place}, ${speed}\n         ${routeText(alert)}\n         SMS: ${alert.sms}${linkLine(alert.link)}`;
+  const speed = speedKmh === null ? "speed unknown" : shown`${Math.round(speedKmh)} km/h`;
+  return `${[
+    shown`ALERT [${alert.severity}] ${alert.rule} #${alert.serialno} ${vehicleid || "unknown vehicle"} (${drivername || "no driver"}) at ${place}, ${speed}`,
+    shown`         ${routeText(alert)}`,
+    shown`         SMS: ${alert.sms}`,
+  ].join("\n")}${linkLine(alert.link)}`;
 }
 
 /**
@@ -132,13 +142,17 @@ export function routeText(
   const groups = alert.groups ?? [];
   const held = alert.held ?? [];
   const to =
-    groups.length > 0 ? `to ${groups.join(", ")}` : held.length > 0 ? "to no group now" : "unrouted (to ops)";
-  return `${alert.account} · ${to}${held.length > 0 ? ` (held: ${held.join(", ")})` : ""}`;
+    groups.length > 0
+      ? shown`to ${groups.join(", ")}`
+      : held.length > 0
+        ? "to no group now"
+        : "unrouted (to ops)";
+  return shown`${alert.account} · ${to}${held.length > 0 ? ` (held: ${held.join(", ")})` : ""}`;
 }
 
 /** The incident page a message carried, on a line of its own under it: open it to acknowledge. */
 function linkLine(link: string | undefined): string {
-  return link ? `\n         Link: ${link}` : "";
+  return link ? `\n${shown`         Link: ${link}`}` : "";
 }
 
 /** Short enough for a narrow terminal: suppressed counts repeats and Offline alerts alike. */
@@ -156,7 +170,7 @@ export function statusLine(totals: LocalTotals): string {
 export function summaryLine(totals: LocalTotals): string {
   const count = totals.observations;
   return [
-    `Summary: ${totals.eventsRead} events read, ${count["alert-published"]} alerts, ${count["alert-suppressed"]} suppressed, ${count["alert-stale"]} stale, ${count["event-rejected"]} rejected, ${count["alert-failed"]} failed;`,
+    `Summary: ${totals.eventsRead} events read, ${count["alert-published"]} alerts, ${count["alert-suppressed"]} suppressed, ${count["alert-stale"]} stale, ${count["event-rejected"]} rejected, ${count["alert-failed"]} failed, ${count["record-set-aside"]} set aside;`,
     `Offline ${count["offline-scheduled"]} scheduled, ${count["offline-confirmed"]} confirmed, ${count["offline-suppressed"]} suppressed, ${count["offline-cancelled"]} cancelled;`,
     `${count["alert-acknowledged"]} acknowledged, ${count["alert-escalated"]} levels escalated, ${count["escalation-cancelled"]} cancelled by an acknowledgement;`,
     `evidence ${count["evidence-stored"]} stored, ${count["evidence-unavailable"]} unavailable, ${count["evidence-failed"]} failed, ${totals.evidencePending} pending;`,

@@ -115,9 +115,15 @@ export function tally(totals: LocalTotals, line: LocalLine): LocalTotals {
   return next;
 }
 
-/** Problems, alerts that could not be published and evidence that failed: the exit status. */
+/** Problems, alerts that could not be published, records set aside and evidence that failed: the exit status. */
 export function failures(totals: LocalTotals): number {
-  return totals.problems + totals.observations["alert-failed"] + totals.observations["evidence-failed"];
+  const { observations } = totals;
+  return (
+    totals.problems +
+    observations["alert-failed"] +
+    observations["record-set-aside"] +
+    observations["evidence-failed"]
+  );
 }
 
 /** Reports lines to a view, keeping the totals that go with them. */

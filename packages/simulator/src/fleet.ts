@@ -3,6 +3,7 @@
  * device. What devices do over time lives in device.ts.
  */
 import { TICK_MS } from "./devicetypes.js";
+import type { DeviceIdentity } from "./options.js";
 import { createRng, type Rng, shuffled } from "./rng.js";
 import { MINUTE_MS } from "./time.js";
 
@@ -100,7 +101,23 @@ const PLATE_LETTERS = "ABCDEFGHKLMNPRSTUVWXYZ";
 /** Weighted toward the common 4-channel recorders while still covering 1..8. */
 const CHANNEL_COUNTS = [1, 2, 2, 3, 4, 4, 4, 4, 5, 6, 8, 8];
 
-export function createFleet(seed: number, count: number, timeZoneOffsetMinutes: number): DeviceProfile[] {
+export function createFleet(
+  seed: number,
+  count: number,
+  timeZoneOffsetMinutes: number,
+  identities: readonly DeviceIdentity[] = [],
+): DeviceProfile[] {
+  // Drawn as seeded first, so that the rest of each device (and every other device) is unchanged.
+  const fleet = seededFleet(seed, count, timeZoneOffsetMinutes).map((profile) => {
+    const identity = identities[profile.index];
+    return identity ? { ...profile, ...identity } : profile;
+  });
+  if (new Set(fleet.map((profile) => profile.deviceid)).size !== fleet.length)
+    throw new Error("identities: a device id is already a seeded device's");
+  return fleet;
+}
+
+function seededFleet(seed: number, count: number, timeZoneOffsetMinutes: number): DeviceProfile[] {
   const fleetRng = createRng(seed, "fleet");
   const city = fleetRng.pick(CITIES);
   const indexes = shuffled(fleetRng, [...Array(count).keys()]);

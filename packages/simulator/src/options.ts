@@ -18,6 +18,17 @@ export interface EventQueryHarshOptions {
   duplicateRate?: number;
 }
 
+/**
+ * What the service calls a device and its vehicle and driver, replacing the seeded ones: whatever
+ * a real service might send (markup, controls, emoji, ten thousand characters, an id of `..`), so
+ * that a client can be tried against it. Any field left out keeps the seeded value.
+ */
+export interface DeviceIdentity {
+  deviceid?: string;
+  vehicleid?: string;
+  drivername?: string;
+}
+
 export interface ClockOptions {
   /** Virtual time at which the service "now" starts. Default 2026-01-05T00:00:00Z. */
   start?: Date;
@@ -50,6 +61,8 @@ export interface SimulatorOptions {
    * "13.404954"), or "null" (null on every event: a client must use the GPS history instead).
    */
   eventCoordinates?: EventCoordinates;
+  /** The first devices' identities, in fleet order (see DeviceIdentity). Default none. */
+  identities?: DeviceIdentity[];
 }
 
 export interface ResolvedHarshOptions {
@@ -72,6 +85,7 @@ export interface ResolvedOptions {
   timeZoneOffsetMinutes: number;
   faults: FaultRule[];
   eventCoordinates: EventCoordinates;
+  identities: DeviceIdentity[];
 }
 
 export const DEFAULT_ACCOUNTS: readonly Account[] = [
@@ -115,7 +129,16 @@ export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
     // Not `??`: a null value is no mode (the mode "null" is a string), so it is rejected.
     eventCoordinates:
       options.eventCoordinates === undefined ? "numbers" : resolveEventCoordinates(options.eventCoordinates),
+    identities: resolveIdentities(options.identities ?? [], options.devices ?? 20),
   };
+}
+
+function resolveIdentities(identities: DeviceIdentity[], devices: number): DeviceIdentity[] {
+  if (identities.length > devices) throw new Error(`identities: ${identities.length} for ${devices} devices`);
+  const ids = identities.flatMap((identity) => (identity.deviceid === undefined ? [] : [identity.deviceid]));
+  if (ids.some((id) => id === "")) throw new Error("identities: a device id must not be empty");
+  if (new Set(ids).size !== ids.length) throw new Error("identities: device ids must be unique");
+  return identities.map((identity) => ({ ...identity }));
 }
 
 /** Also for control.setEventCoordinates, whose callers may not be typed. */

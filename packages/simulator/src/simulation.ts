@@ -44,7 +44,7 @@ export class Simulation {
     this.eventCoordinates = options.eventCoordinates;
     this.nowMs = options.clockStartMs - Math.round(options.historyHours * HOUR_MS);
     this.log = new EventLog(options.serialStart, createRng(seed, "serial-gaps"));
-    const profiles = createFleet(seed, options.devices, options.timeZoneOffsetMinutes);
+    const profiles = createFleet(seed, options.devices, options.timeZoneOffsetMinutes, options.identities);
     this.devices = profiles.map((profile) => {
       let sequence = 0;
       return new DeviceActivity(

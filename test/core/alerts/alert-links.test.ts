@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Emulators, startEmulators } from "../../support/emulators.js";
 import { FakeJobQueue } from "../../support/fakes/queue.js";
 import { FakeRouter } from "../../support/fakes/routing.js";
+import { fakeSetAside } from "../../support/fakes/set-aside.js";
 import { eventAt, fleetDevice, gsensor, INCIDENT_AT_EVENT } from "./fixtures.js";
 
 const NOW = Date.parse("2026-03-29T01:30:05.000Z");
@@ -90,13 +91,15 @@ function deliver(
   withLinks = true,
 ) {
   const observations: Observation[] = [];
+  const observer = { observe: (observation: Observation) => void observations.push(observation) };
   const deps = {
     alerts,
     evidenceQueue: new FakeJobQueue(),
     router: new FakeRouter(),
     logger: silent,
-    observer: { observe: (observation: Observation) => void observations.push(observation) },
+    observer,
     now: () => NOW,
+    setAside: fakeSetAside({ observer, logger: silent, now: () => NOW }).setAside,
     ...(withLinks && {
       alertLinks: new AlertLinks(shares, { baseUrl: BASE, secret: "k".repeat(32), lifetimeMs: 72 * HOUR_MS }),
     }),

@@ -15,11 +15,12 @@ import {
   escalationJobSchema,
   runEscalation,
 } from "@fleet-alerts/core/escalation";
-import type { JobQueue, QueueMessage } from "@fleet-alerts/core/queue";
+import type { JobQueue, QueueMessage, RefusedMessage } from "@fleet-alerts/core/queue";
 import { parseRules, type Rule } from "@fleet-alerts/core/rules";
 import { startEmulators } from "../../support/emulators.js";
 import { FakeJobQueue } from "../../support/fakes/queue.js";
 import { FakeRouter } from "../../support/fakes/routing.js";
+import { fakeSetAside } from "../../support/fakes/set-aside.js";
 import { eventAt, fleetDevice, INCIDENT_AT_EVENT } from "../alerts/fixtures.js";
 
 export const FIRED_AT_MS = Date.parse("2026-03-29T01:30:05.000Z");
@@ -43,13 +44,14 @@ export class VirtualQueue implements JobQueue {
   readonly delays: number[] = [];
   constructor(private readonly clock: { nowMs: number }) {}
 
-  async send(messages: readonly QueueMessage[]): Promise<void> {
+  async send(messages: readonly QueueMessage[]): Promise<RefusedMessage[]> {
     for (const message of messages) {
       const delaySeconds = message.delaySeconds ?? 0;
       this.delays.push(delaySeconds);
       const job = escalationJobSchema.parse(JSON.parse(message.body));
       this.#waiting.push({ job, visibleAtMs: this.clock.nowMs + delaySeconds * 1000 });
     }
+    return [];
   }
 
   /** A message SQS gives back (a failed delivery's) after its visibility timeout. */
@@ -127,6 +129,7 @@ export async function firedAlert(harness: EscalationHarness, rule: Rule) {
     logger: silent,
     observer,
     now,
+    setAside: fakeSetAside({ observer, logger: silent, now }).setAside,
   };
   const ledger = new RecordLedger(deliveryDeps.alerts, now);
   const counts = { alertsPublished: 0, alertsFailed: 0, evidenceJobs: 0 };

@@ -9,6 +9,7 @@ import {
 import { escalationMessage, scheduleEscalations } from "@fleet-alerts/core/escalation";
 import { describe, expect, it } from "vitest";
 import { FAKE_ROUTE, FakeAlertRecords, FakeJobQueue } from "../../support/fakes/index.js";
+import { fakeSetAside } from "../../support/fakes/set-aside.js";
 import { AWKWARD_NAMES, context, eventAt, fleetDevice, INCIDENT_AT_EVENT } from "../alerts/fixtures.js";
 import { FIRED_AT_MS, ruleWith } from "./harness.js";
 
@@ -79,6 +80,7 @@ function handingOn(alerts: FakeAlertRecords, escalationQueue: FakeJobQueue, now:
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
     observer: { observe: () => undefined },
     now,
+    setAside: fakeSetAside({ observer: { observe: () => undefined }, logger: console, now }).setAside,
   };
 }
 

@@ -93,7 +93,7 @@ describe("Offline confirmation", () => {
       confirmQueue: Object.assign(Object.create(deps.confirmQueue), {
         send: async (messages: readonly QueueMessage[]) => {
           sent.push(...messages.map((message) => offlineCheckJobSchema.parse(JSON.parse(message.body))));
-          await deps.confirmQueue.send(messages);
+          return deps.confirmQueue.send(messages);
         },
       }),
     };

@@ -12,6 +12,7 @@ import type { AlertRouter, Route } from "@fleet-alerts/core/routing";
 import { describe, expect, it } from "vitest";
 import { FakeAlertRecords } from "../../support/fakes/alerts.js";
 import { FakeJobQueue } from "../../support/fakes/queue.js";
+import { fakeSetAside } from "../../support/fakes/set-aside.js";
 import { eventAt, fleetDevice, gsensor, INCIDENT_AT_EVENT } from "../alerts/fixtures.js";
 
 const NOW = Date.parse("2026-03-29T10:00:00.000Z");
@@ -60,6 +61,8 @@ describe("a partial publish", () => {
       logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
       observer: { observe: (observation: Observation) => void observations.push(observation) },
       now: () => NOW,
+      setAside: fakeSetAside({ observer: { observe: () => undefined }, logger: console, now: () => NOW })
+        .setAside,
     };
     await alerts.record(
       newAlertRecord({

@@ -33,6 +33,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildNoticesRuntime } from "../../../packages/functions/src/notices-runtime.js";
 import { type Emulators, type InboxMessage, startEmulators } from "../../support/emulators.js";
 import { FakeJobQueue } from "../../support/fakes/queue.js";
+import { fakeSetAside } from "../../support/fakes/set-aside.js";
 import { eventAt, fleetDevice, INCIDENT_AT_EVENT } from "../alerts/fixtures.js";
 
 // The alerts topic on the emulator with one SQS queue per recipient, subscribed with the filter
@@ -117,6 +118,8 @@ beforeAll(async () => {
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
     observer: { observe: (observation) => void observations.push(observation) },
     now: () => DAY_MS,
+    setAside: fakeSetAside({ observer: { observe: () => undefined }, logger: console, now: () => DAY_MS })
+      .setAside,
   };
 }, 20_000);
 afterAll(() => emulators?.close());

@@ -7,6 +7,7 @@ import { FakeOfflineChecks } from "./offline.js";
 import { FakeRejectedEvents, FakeRuleStates } from "./poller.js";
 import { FakeJobQueue } from "./queue.js";
 import { FakeRouter } from "./routing.js";
+import { fakeSetAside } from "./set-aside.js";
 
 export * from "./alerts.js";
 export * from "./cursor.js";
@@ -15,13 +16,20 @@ export * from "./offline.js";
 export * from "./poller.js";
 export * from "./queue.js";
 export * from "./routing.js";
+export * from "./set-aside.js";
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
-/** A poller's dependencies, every one in memory, with the observations it made and its clock. */
+/**
+ * A poller's dependencies, every one in memory, with the observations it made, its clock, and what
+ * it set aside and told ops.
+ */
 export function fakePollerDependencies(nowMs: number) {
   const clock = { nowMs };
   const observations: Observation[] = [];
+  const observer = { observe: (observation: Observation) => void observations.push(observation) };
+  const now = () => clock.nowMs;
+  const setAside = fakeSetAside({ observer, logger: silent, now });
   const deps = {
     client: new FakeDeviceCloud(),
     cursors: new FakeCursors(),
@@ -35,9 +43,10 @@ export function fakePollerDependencies(nowMs: number) {
     evidenceQueue: new FakeJobQueue(),
     confirmQueue: new FakeJobQueue(),
     router: new FakeRouter(),
+    setAside: setAside.setAside,
     logger: silent,
-    observer: { observe: (observation: Observation) => void observations.push(observation) },
-    now: () => clock.nowMs,
+    observer,
+    now,
   } satisfies PollerDependencies;
-  return { deps, observations, clock };
+  return { deps, observations, clock, setAside };
 }

@@ -1,5 +1,3 @@
-import { scheduleEscalations } from "../escalation/schedule.js";
-import type { EvidenceJob } from "../evidence/job.js";
 import type { StructuredLogger } from "../logging.js";
 import type { Observer } from "../observer.js";
 import type { JobQueue } from "../queue/ports.js";
@@ -7,7 +5,8 @@ import type { RoutableAlert } from "../routing/match.js";
 import type { Route } from "../routing/route.js";
 import type { AlertRouter } from "../routing/route-alert.js";
 import { severitySchema } from "../rules/schema.js";
-import type { WebhookJob } from "../webhooks/job.js";
+import { type SetAsideEntry, setAsideEntryOf } from "../setaside/entry.js";
+import type { SetAside } from "../setaside/set-aside.js";
 import type { AlertLinks } from "./alert-links.js";
 import type { DeliveryLedger, PublishedAlert } from "./delivery-ledger.js";
 import { fillLink, hasLinkSlot } from "./incident-link.js";
@@ -29,6 +28,8 @@ export interface DeliveryDependencies {
   webhookQueue?: JobQueue;
   /** Grants the links of messages rendered with one; absent where PUBLIC_BASE_URL is not set. */
   alertLinks?: AlertLinks;
+  /** Keeps what AWS refuses for good (and tells ops), so that the rest goes out. */
+  setAside: SetAside;
   logger: StructuredLogger;
   observer: Observer;
   now: () => number;
@@ -38,9 +39,9 @@ export interface DeliveryDependencies {
 
 /**
  * Publishes the records the ledger says are owed and tells it which went out (a record refused for
- * good is marked failed). A failure that may pass is thrown, once the ledger knows what did go out,
- * so that the cursor stays and the next run sends the rest. Returns the records as they now stand,
- * so that the next step need not read them again.
+ * good is marked failed and set aside). A failure that may pass is thrown, once the ledger knows
+ * what did go out, so that the cursor stays and the next run sends the rest. Returns the records as
+ * they now stand, so that the next step need not read them again.
  */
 export async function deliverAlerts(
   records: readonly AlertRecord[],
@@ -80,6 +81,7 @@ export async function deliverAlerts(
   let transient: string | undefined;
   const published: PublishedAlert[] = [];
   const failed: Promise<unknown>[] = [];
+  const refused: SetAsideEntry[] = [];
   for (const outcome of outcomes) {
     const record = byId.get(outcome.alertId) as AlertRecord;
     const sent = planned.get(outcome.alertId) as Planned;
@@ -119,13 +121,14 @@ export async function deliverAlerts(
       settled.set(record.alertId, { ...record, status: "failed", failure: outcome.reason });
       counts.alertsFailed++;
       deps.observer.observe({ type: "alert-failed", ...ids, reason: outcome.reason });
+      refused.push(setAsideEntryOf(record, "publish", outcome.reason));
     } else {
       failed.push(deps.alerts.markPartlySent(record, sent.route, outcome.sentTo ?? []));
       transient = outcome.reason;
     }
   }
   // The step is over only when every write is done.
-  await Promise.all([ledger.published(published), ...failed]);
+  await Promise.all([ledger.published(published), ...failed, deps.setAside.put(refused)]);
   if (transient !== undefined)
     throw new Error(`SNS did not accept every alert; the next run retries: ${transient}`);
   return records.map((record) => settled.get(record.alertId) ?? record);
@@ -191,92 +194,4 @@ async function outgoingOf(record: AlertRecord, deps: DeliveryDependencies): Prom
     );
   const link = await deps.alertLinks.grant(record, deps.now());
   return { message: fillLink(message, link.token), link: link.url };
-}
-
-/**
- * Sends the jobs of each published record the ledger says still owes them (its evidence job when
- * its rule wants video, one webhook job per target of its route, its first escalation job), then
- * tells the ledger. A crash in between sends them again on the replay: each consumer is idempotent
- * by alert id (as SQS, delivering at least once, requires).
- */
-export async function handOn(
-  records: readonly AlertRecord[],
-  deps: DeliveryDependencies,
-  counts: { evidenceJobs: number },
-  ledger: DeliveryLedger,
-): Promise<void> {
-  const owing = records.filter((record) => record.status === "published" && ledger.owesJobs(record));
-  const withJobs = owing.filter(
-    (record) => record.evidence || record.escalation || (record.route?.targets.length ?? 0) > 0,
-  );
-  if (withJobs.length === 0) return;
-  await queueEvidence(withJobs, deps, counts);
-  await queueWebhooks(withJobs, deps);
-  await scheduleEscalations(withJobs, deps);
-  deps.checkpoint?.("jobs-queued");
-  await ledger.handedOn(withJobs);
-}
-
-async function queueEvidence(
-  records: readonly AlertRecord[],
-  deps: DeliveryDependencies,
-  counts: { evidenceJobs: number },
-): Promise<void> {
-  const wanting = records.filter((record) => record.evidence);
-  if (wanting.length === 0) return;
-  await deps.evidenceQueue.send(
-    wanting.map((record) => {
-      const evidence = record.evidence as NonNullable<AlertRecord["evidence"]>;
-      // The alert as published, for the evidence's report.
-      const alert = publishedBody(record);
-      const job: EvidenceJob = {
-        version: 1,
-        alertId: record.alertId,
-        account: record.account,
-        ruleId: record.ruleId,
-        deviceid: record.deviceid,
-        serialno: record.serialno.toString(),
-        eventtime: record.eventtime,
-        channels: evidence.channels,
-        secondsBefore: evidence.secondsBefore,
-        secondsAfter: evidence.secondsAfter,
-        severity: record.severity,
-        event: record.event ? (JSON.parse(record.event) as Record<string, unknown>) : {},
-        attempt: 0,
-        ...(alert && { alert }),
-        timestampAttempt: 0,
-        incidentLink: hasLinkSlot(record.message as AlertMessage),
-      };
-      return { body: JSON.stringify(job) };
-    }),
-  );
-  counts.evidenceJobs += wanting.length;
-}
-
-/** One webhook job per target of each record's route. */
-async function queueWebhooks(records: readonly AlertRecord[], deps: DeliveryDependencies): Promise<void> {
-  const wanting = records.filter((record) => (record.route?.targets.length ?? 0) > 0);
-  if (wanting.length === 0) return;
-  if (deps.webhookQueue === undefined) {
-    deps.logger.warn("alerts routed to webhook targets, but no webhook queue is set up", {
-      alerts: wanting.length,
-    });
-    return;
-  }
-  await deps.webhookQueue.send(
-    wanting.flatMap((record) => {
-      const alert = publishedBody(record);
-      return (record.route as Route).targets.map((targetId) => {
-        const job: WebhookJob = {
-          version: 1,
-          alertId: record.alertId,
-          account: record.account,
-          targetId,
-          alert: alert ?? {},
-          incidentLink: hasLinkSlot(record.message as AlertMessage),
-        };
-        return { body: JSON.stringify(job) };
-      });
-    }),
-  );
 }

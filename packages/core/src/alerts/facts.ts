@@ -4,8 +4,8 @@ import type { FleetDevice } from "../devicecloud/schemas/devices.js";
 import type { DeviceEvent } from "../devicecloud/schemas/events.js";
 import type { Rule, Severity } from "../rules/schema.js";
 import { singleLine } from "../text/alphabet.js";
+import { deviceShown, displayName } from "../text/display.js";
 import { type FleetClock, fleetClock } from "../text/fleet-clock.js";
-import { nonEmpty } from "../text/words.js";
 import { type LinkTemplate, linkTemplate } from "./incident-link.js";
 
 export interface AlertContext {
@@ -36,7 +36,8 @@ export interface AlertPosition extends IncidentPosition {
 
 /**
  * What every channel needs, worked out once, so that a renderer reads nothing else. Texts from the
- * device cloud are made single-line; `asSent` keeps them as the service sent them, for the bodies
+ * device cloud are made for people here, once (text/display.ts: one line, no controls, cut between
+ * graphemes; a blank name is no name); `asSent` keeps them as the service sent them, for the bodies
  * that machines read.
  */
 export interface AlertFacts {
@@ -106,9 +107,9 @@ export function gatherFacts(context: AlertContext): AlertFacts {
       confirmedOfflineMinutes === undefined ? eventName : `${eventName} ${confirmedOfflineMinutes}+ min`,
     serialno: String(event.serialno),
     eventMs: Date.parse(event.eventtime),
-    deviceid: singleLine(event.deviceid),
-    vehicle: nonEmpty(singleLine(device?.vehicleid ?? "")),
-    driver: nonEmpty(singleLine(device?.drivername ?? "")),
+    deviceid: deviceShown(event.deviceid),
+    vehicle: displayName(device?.vehicleid),
+    driver: displayName(device?.drivername),
     deviceStatusKnown: device !== undefined,
     position: incident.position && withMapLink(incident.position),
     positionGap: incident.positionGap,

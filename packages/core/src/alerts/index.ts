@@ -3,6 +3,7 @@ export * from "./alert-store.js";
 export * from "./delivery.js";
 export * from "./delivery-ledger.js";
 export { type AlertContext, type AlertFacts, type AlertPosition, gatherFacts } from "./facts.js";
+export * from "./hand-on.js";
 export * from "./incident-link.js";
 export { type AlertMessage, buildAlertMessage } from "./message.js";
 export * from "./new-record.js";

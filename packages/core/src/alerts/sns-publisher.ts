@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { PublishBatchCommand, type PublishBatchRequestEntry, type SNSClient } from "@aws-sdk/client-sns";
-import { SNS_MAX_BATCH_ENTRIES } from "../aws-limits.js";
-import { chunked } from "../chunked.js";
+import { SNS_MAX_BATCH_ENTRIES, SNS_MAX_MESSAGE_BYTES } from "../aws-limits.js";
+import { awsJson, awsText } from "../aws-text.js";
+import { chunkedByBytes } from "../chunked.js";
 import type { AlertPublisher, OutgoingAlert, PublishOutcome } from "./ports.js";
 import { stringAttributes } from "./render/attributes.js";
 
@@ -9,6 +10,13 @@ import { stringAttributes } from "./render/attributes.js";
 interface Entry {
   alert: OutgoingAlert;
   to?: string;
+}
+
+/** An entry as SNS gets it, with its size as SNS counts it. */
+interface Sized {
+  entry: Entry;
+  request: Omit<PublishBatchRequestEntry, "Id">;
+  bytes: number;
 }
 
 type EntryOutcome = { ok: true; messageId: string } | { ok: false; permanent: boolean; reason: string };
@@ -19,6 +27,9 @@ type EntryOutcome = { ok: true; messageId: string } | { ok: false; permanent: bo
  * policies. An alert with recipients goes out as one message per recipient, with its id as the
  * `to` attribute (docs/ARCHITECTURE.md, Routing). Every entry's result is checked; failed entries
  * that are not sender faults are retried (bounded); an alert succeeds when all its entries did.
+ * Messages are JSON in SQS's character set and batched within SNS's payload limit, so that no text
+ * of the device cloud can make SNS refuse a whole batch; a message over the limit alone is refused
+ * for good without asking.
  */
 export class SnsAlertPublisher implements AlertPublisher {
   constructor(
@@ -32,9 +43,26 @@ export class SnsAlertPublisher implements AlertPublisher {
     const entries: Entry[] = alerts.flatMap((alert) =>
       alert.to === undefined ? [{ alert }] : alert.to.map((to) => ({ alert, to })),
     );
-    const settled = (
-      await Promise.all(chunked(entries, SNS_MAX_BATCH_ENTRIES).map((batch) => this.#publishBatch(batch)))
-    ).flat();
+    const sized = entries.map(sizedEntry);
+    const tooLarge = sized
+      .filter(({ bytes }) => bytes > SNS_MAX_MESSAGE_BYTES)
+      .map(({ entry, bytes }): [Entry, EntryOutcome] => [
+        entry,
+        {
+          ok: false,
+          permanent: true,
+          reason: `message of ${bytes} bytes, over SNS's ${SNS_MAX_MESSAGE_BYTES}`,
+        },
+      ]);
+    const batches = chunkedByBytes(
+      sized.filter(({ bytes }) => bytes <= SNS_MAX_MESSAGE_BYTES),
+      SNS_MAX_BATCH_ENTRIES,
+      SNS_MAX_MESSAGE_BYTES,
+    );
+    const settled = [
+      ...tooLarge,
+      ...(await Promise.all(batches.map((batch) => this.#publishBatch(batch)))).flat(),
+    ];
     return alerts.map((alert) =>
       outcomeOf(
         alert,
@@ -43,32 +71,32 @@ export class SnsAlertPublisher implements AlertPublisher {
     );
   }
 
-  async #publishBatch(batch: readonly Entry[]): Promise<[Entry, EntryOutcome][]> {
+  async #publishBatch(batch: readonly Sized[]): Promise<[Entry, EntryOutcome][]> {
     const outcomes: [Entry, EntryOutcome][] = [];
     // Entry ids only need to be unique within one call: the position in this batch.
-    let waiting = new Map(batch.map((entry, index) => [`a${index}`, entry]));
+    let waiting = new Map(batch.map((sized, index) => [`a${index}`, sized]));
     for (let attempt = 1; waiting.size > 0; attempt++) {
       const response = await this.sns.send(
         new PublishBatchCommand({
           TopicArn: this.topicArn,
-          PublishBatchRequestEntries: [...waiting].map(([id, entry]) => toEntry(id, entry)),
+          PublishBatchRequestEntries: [...waiting].map(([id, { request }]) => ({ Id: id, ...request })),
         }),
       );
       for (const success of response.Successful ?? []) {
-        const entry = success.Id ? waiting.get(success.Id) : undefined;
-        if (!entry || !success.MessageId) continue;
-        outcomes.push([entry, { ok: true, messageId: success.MessageId }]);
+        const sized = success.Id ? waiting.get(success.Id) : undefined;
+        if (!sized || !success.MessageId) continue;
+        outcomes.push([sized.entry, { ok: true, messageId: success.MessageId }]);
         waiting.delete(success.Id as string);
       }
-      const retryable = new Map<string, Entry>();
+      const retryable = new Map<string, Sized>();
       for (const failure of response.Failed ?? []) {
-        const entry = failure.Id ? waiting.get(failure.Id) : undefined;
-        if (!entry) continue;
+        const sized = failure.Id ? waiting.get(failure.Id) : undefined;
+        if (!sized) continue;
         const reason = `${failure.Code ?? "unknown"}: ${failure.Message ?? "no message"}`;
         if (failure.SenderFault || attempt >= this.retry.attempts) {
-          outcomes.push([entry, { ok: false, permanent: failure.SenderFault === true, reason }]);
+          outcomes.push([sized.entry, { ok: false, permanent: failure.SenderFault === true, reason }]);
         } else {
-          retryable.set(failure.Id as string, entry);
+          retryable.set(failure.Id as string, sized);
         }
       }
       waiting = retryable;
@@ -96,14 +124,33 @@ function outcomeOf(alert: OutgoingAlert, entries: readonly [Entry, EntryOutcome]
   };
 }
 
-function toEntry(id: string, { alert, to }: Entry): PublishBatchRequestEntry {
-  const { message } = alert;
-  return {
-    Id: id,
+/** The entry as SNS gets it: JSON and attribute values within SQS's character set (aws-text.ts). */
+function sizedEntry(entry: Entry): Sized {
+  const { message } = entry.alert;
+  const attributes =
+    entry.to === undefined
+      ? message.attributes
+      : { ...message.attributes, ...stringAttributes({ to: entry.to }) };
+  const request = {
     Subject: message.subject,
     MessageStructure: "json",
-    Message: JSON.stringify({ default: message.default, email: message.email, sms: message.sms }),
-    MessageAttributes:
-      to === undefined ? message.attributes : { ...message.attributes, ...stringAttributes({ to }) },
+    Message: awsJson({ default: message.default, email: message.email, sms: message.sms }),
+    MessageAttributes: Object.fromEntries(
+      Object.entries(attributes).map(([name, value]) => [
+        name,
+        { ...value, StringValue: awsText(value.StringValue) },
+      ]),
+    ),
   };
+  // What SNS counts: the message and each attribute's name, type and value (the subject too, to be safe).
+  const bytes = [
+    request.Subject,
+    request.Message,
+    ...Object.entries(request.MessageAttributes).flatMap(([name, value]) => [
+      name,
+      value.DataType,
+      value.StringValue,
+    ]),
+  ].reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+  return { entry, request, bytes };
 }

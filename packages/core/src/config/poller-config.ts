@@ -121,6 +121,11 @@ export const pollerEnvSchema = z
     GROUPS_FILE: z.string().min(1).optional(),
     /** Unset: no webhook, Slack or Teams target is set up (alerts routed to one are only logged). */
     WEBHOOK_QUEUE_URL: z.url().optional(),
+    /**
+     * The stage's ops topic, told of every record set aside (setaside/). Unset (a bare test
+     * environment): set-aside records are kept and logged, and nobody is told.
+     */
+    OPS_TOPIC_ARN: z.string().startsWith("arn:", "must be an ARN").optional(),
     FLEET_TIME_ZONE: timeZoneSchema.default("UTC"),
     POLL_EVERY_SECONDS: fromEnvString(pollEverySecondsSchema).optional(),
     DEADLINE_MARGIN_SECONDS: z.coerce.number().int().min(1).max(120).default(DEFAULT_DEADLINE_MARGIN_SECONDS),

@@ -18,7 +18,6 @@ import {
 import type { DeviceCloud } from "./ports.js";
 import { type ClientLogger, retryPolicySchema } from "./retry.js";
 import {
-  allDevicesSchema,
   type DeviceRequest,
   type DeviceSettings,
   type DeviceStatus,
@@ -26,6 +25,7 @@ import {
   deviceSettingsSchema,
   deviceStatusSchema,
   type FleetDevice,
+  fleetDeviceSchema,
   type GpsHistoryRequest,
   type GpsPoint,
   gpsHistoryRequestSchema,
@@ -165,9 +165,28 @@ export class DeviceCloudClient implements DeviceCloud {
     return this.#call("deviceStatus", deviceRequestSchema, request, deviceStatusSchema, options);
   }
 
-  /** 6. Status of every device, with vehicle, driver and channel. */
-  allDevices(options?: CallOptions): Promise<FleetDevice[]> {
-    return this.#call("allDevices", undefined, {}, allDevicesSchema, options);
+  /**
+   * 6. Status of every device, with vehicle, driver and channel. Each entry is validated on its own:
+   * one malformed device (a name of a hundred thousand characters, say) is left out and logged by
+   * its position and issues, never its values, instead of costing every device its name.
+   */
+  async allDevices(options?: CallOptions): Promise<FleetDevice[]> {
+    const json = await this.#post("allDevices", {}, options);
+    if (!Array.isArray(json)) {
+      throw new DeviceCloudInvalidResponseError("allDevices", "expected a JSON array of devices", []);
+    }
+    const devices: FleetDevice[] = [];
+    for (const [index, raw] of json.entries()) {
+      const parsed = fleetDeviceSchema.safeParse(raw);
+      if (parsed.success) devices.push(parsed.data);
+      else
+        this.#transport.logger?.warn("a device of the all-devices list does not match the spec; left out", {
+          endpoint: "allDevices",
+          index,
+          issues: toValidationIssues(parsed.error.issues).map((issue) => `${issue.path}: ${issue.message}`),
+        });
+    }
+    return devices;
   }
 
   /** 7. The registered device identifiers. Administrator accounts only. */

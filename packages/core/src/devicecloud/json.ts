@@ -32,5 +32,15 @@ const numericSerialno = /("serialno"\s*:\s*)(-?\d[\d.eE+-]*)/g;
  */
 export function parseJsonKeepingSerials(text: string): unknown {
   // Most answers (GPS points, device lists) have no serial number: no need to scan them twice.
-  return JSON.parse(text.includes('"serialno"') ? text.replace(numericSerialno, '$1"$2"') : text);
+  const quoted = text.includes('"serialno"') ? text.replace(numericSerialno, '$1"$2"') : text;
+  return JSON.parse(quoted, SURROGATE_ESCAPE.test(text) ? wellFormedStrings : undefined);
+}
+
+// A `\uD800`-`\uDFFF` escape. JSON may spell a lone surrogate so, which no UTF-8 store or channel can
+// carry (DynamoDB, S3, SNS): each becomes U+FFFD on reading, as a UTF-8 decoder does with bytes
+// that encode nothing. A pair (an emoji written as two escapes) is kept as it is.
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+function wellFormedStrings(_key: string, value: unknown): unknown {
+  return typeof value === "string" ? value.toWellFormed() : value;
 }

@@ -1,6 +1,8 @@
 import type { AlertRecord } from "../alerts/record.js";
 import { SQS_MAX_DELAY_SECONDS } from "../aws-limits.js";
-import type { JobQueue } from "../queue/ports.js";
+import { awsJson } from "../aws-text.js";
+import { type JobQueue, type QueueMessage, sendEvery } from "../queue/ports.js";
+import { type SetAsideEntry, setAsideEntryOf } from "../setaside/entry.js";
 import { type EscalationJob, escalationDueAtMs } from "./job.js";
 
 /** A job to send, and how long SQS should hold it. */
@@ -19,12 +21,14 @@ export async function queueEscalations(
   delayed: readonly DelayedEscalation[],
 ): Promise<void> {
   if (delayed.length === 0) return;
-  await queue.send(
-    delayed.map(({ job, waitMs }) => ({
-      body: JSON.stringify(job),
-      delaySeconds: Math.min(SQS_MAX_DELAY_SECONDS, Math.max(0, Math.ceil(waitMs / 1000))),
-    })),
-  );
+  await sendEvery(queue, delayed.map(escalationMessage));
+}
+
+function escalationMessage({ job, waitMs }: DelayedEscalation): QueueMessage {
+  return {
+    body: awsJson(job),
+    delaySeconds: Math.min(SQS_MAX_DELAY_SECONDS, Math.max(0, Math.ceil(waitMs / 1000))),
+  };
 }
 
 /** The job, held until its level is due. */
@@ -37,16 +41,17 @@ type Escalating = AlertRecord & { escalation: NonNullable<AlertRecord["escalatio
 /**
  * Sends the level-1 job of each record that carries an escalation policy: the records the delivery
  * step hands on (delivery.ts), whose ledger then remembers it. A crash between sending and
- * remembering sends the job again on the replay: harmless, as each level is claimed once.
+ * remembering sends the job again on the replay: harmless, as each level is claimed once. A job the
+ * queue refuses for good is returned, to be set aside.
  */
 export async function scheduleEscalations(
   records: readonly AlertRecord[],
   deps: { escalationQueue?: JobQueue; now: () => number },
-): Promise<void> {
+): Promise<SetAsideEntry[]> {
   const { escalationQueue } = deps;
-  if (!escalationQueue) return;
+  if (!escalationQueue) return [];
   const due = records.filter((record): record is Escalating => record.escalation !== undefined);
-  if (due.length === 0) return;
+  if (due.length === 0) return [];
   const nowMs = deps.now();
   const jobs = due.map(
     (record): EscalationJob => ({
@@ -60,8 +65,8 @@ export async function scheduleEscalations(
       firedAtMs: record.publishedAt ? Date.parse(record.publishedAt) : nowMs,
     }),
   );
-  await queueEscalations(
-    escalationQueue,
-    jobs.map((job) => untilDue(job, nowMs)),
+  const refused = await escalationQueue.send(jobs.map((job) => escalationMessage(untilDue(job, nowMs))));
+  return refused.map(({ index, reason }) =>
+    setAsideEntryOf(due[index] as Escalating, "escalation-job", reason),
   );
 }

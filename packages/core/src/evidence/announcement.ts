@@ -1,7 +1,8 @@
 import type { AlertMessage } from "../alerts/message.js";
 import { stringAttributes } from "../alerts/render/attributes.js";
 import { SNS_MAX_SUBJECT_LENGTH } from "../aws-limits.js";
-import { SMS_SEGMENT_LENGTH, singleLine, toAscii, toGsm } from "../text/alphabet.js";
+import { SMS_SEGMENT_LENGTH, toAscii, toGsm } from "../text/alphabet.js";
+import { deviceShown } from "../text/display.js";
 import { fitLine } from "../text/fit.js";
 import type { EvidenceJob } from "./job.js";
 import type { EvidenceManifest } from "./manifest.js";
@@ -30,7 +31,7 @@ export function evidenceAnnouncement(
     severity: job.severity,
     deviceid: job.deviceid,
   });
-  const what = `device ${singleLine(job.deviceid)}, event ${job.serialno} (${job.eventtime})`;
+  const what = `device ${deviceShown(job.deviceid)}, event ${job.serialno} (${job.eventtime})`;
   const event = ` event ${job.serialno}`;
   const linkLine =
     link === undefined

@@ -1,4 +1,5 @@
 import { eventCodeName } from "../devicecloud/codes.js";
+import { displayName } from "../text/display.js";
 import type { EvidenceJob } from "./job.js";
 import type { CurrentManifest, TrackGap } from "./manifest.js";
 import type { ClaimReportModel, ReportFile, ReportTrackPoint } from "./report/model.js";
@@ -54,8 +55,9 @@ export function claimReportModel(
       serialno: job.serialno,
       eventMs: Date.parse(job.eventtime),
       deviceid: job.deviceid,
-      ...(alert?.vehicleid && { vehicle: alert.vehicleid }),
-      ...(alert?.drivername && { driver: alert.drivername }),
+      // For people: on one line, cut; a name that shows as nothing is no name (text/display.ts).
+      ...(displayName(alert?.vehicleid) && { vehicle: displayName(alert?.vehicleid) }),
+      ...(displayName(alert?.drivername) && { driver: displayName(alert?.drivername) }),
     },
     fleetTimeZone: settings.fleetTimeZone,
     ...(position && { position: { lat: position.lat, lng: position.lng, source: position.source } }),

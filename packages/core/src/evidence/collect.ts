@@ -1,9 +1,10 @@
 import type { AlertPublisher, AlertRecords } from "../alerts/ports.js";
 import { SQS_MAX_DELAY_SECONDS } from "../aws-limits.js";
+import { awsJson } from "../aws-text.js";
 import { formatPlaybackTimestamp } from "../devicecloud/playback-request.js";
 import type { DeviceCloud } from "../devicecloud/ports.js";
 import type { Observer } from "../observer.js";
-import type { JobQueue } from "../queue/ports.js";
+import { type JobQueue, sendEvery } from "../queue/ports.js";
 import { UNROUTED_RECIPIENT } from "../routing/route.js";
 import { evidenceAnnouncement } from "./announcement.js";
 import { BAG_FILES } from "./bag/bag-layout.js";
@@ -108,8 +109,8 @@ export async function collectEvidence(
   if (!recorded.recordedSpan && deps.now() - eventMs <= settings.giveUpAfterMs) {
     // The device may be offline or not synced yet: look again later, waiting longer each time.
     const retryInSeconds = Math.min(SQS_MAX_DELAY_SECONDS, settings.retryDelaySeconds * 2 ** job.attempt);
-    await deps.requeue.send([
-      { body: JSON.stringify({ ...job, attempt: job.attempt + 1 }), delaySeconds: retryInSeconds },
+    await sendEvery(deps.requeue, [
+      { body: awsJson({ ...job, attempt: job.attempt + 1 }), delaySeconds: retryInSeconds },
     ]);
     deps.observer.observe({ type: "evidence-waiting", ...ids, retryInSeconds, attempt: job.attempt });
     return { kind: "not-recorded-yet", retryInSeconds };

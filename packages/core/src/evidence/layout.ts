@@ -1,14 +1,34 @@
+import { createHash } from "node:crypto";
 import type { EvidenceJob } from "./job.js";
 
 /**
- * Where an event's evidence lives: `evidence/<deviceid>/<yyyy>/<mm>/<dd>/<serialno>/`, the date
- * being the event's UTC date. The device id is percent-encoded so that no id can add a level. The
- * prefix is the claim pack's bag: its payload under `data/` from the start (objects under Object
- * Lock cannot be moved into a bag later), its tag files beside `data/`.
+ * Where an event's evidence lives: `evidence/<device>/<yyyy>/<mm>/<dd>/<serialno>/`, the date
+ * being the event's UTC date and `<device>` its device id as one key segment (`deviceKeySegment`).
+ * The prefix is the claim pack's bag: its payload under `data/` from the start (objects under
+ * Object Lock cannot be moved into a bag later), its tag files beside `data/`.
  */
 export function evidencePrefix(job: Pick<EvidenceJob, "deviceid" | "eventtime" | "serialno">): string {
   const day = new Date(job.eventtime).toISOString().slice(0, 10).split("-").join("/");
-  return `evidence/${encodeURIComponent(job.deviceid)}/${day}/${job.serialno}/`;
+  return `evidence/${deviceKeySegment(job.deviceid)}/${day}/${job.serialno}/`;
+}
+
+/** Enough for any real device id; S3 keys stop at 1,024 bytes, and a percent-encoded id may triple. */
+const DEVICE_SEGMENT_MAX = 200;
+
+/**
+ * The device id as exactly one segment of a key, whatever the device cloud calls it: percent-encoded
+ * (so no `/` adds a level), a segment of dots encoded too (`.` and `..` are segments that browsers,
+ * SDKs and consoles resolve, so the incident page's clip link pointed elsewhere), and a long id cut
+ * with its digest after `~` (ids differing past the cut still get different folders).
+ */
+export function deviceKeySegment(deviceid: string): string {
+  const encoded = encodeURIComponent(deviceid.toWellFormed());
+  const segment = /^\.+$/.test(encoded) ? encoded.replaceAll(".", "%2E") : encoded;
+  if (segment.length <= DEVICE_SEGMENT_MAX) return segment;
+  const digest = createHash("sha256").update(deviceid).digest("hex").slice(0, 16);
+  // Cut before an escape rather than inside one: "%E2%82" stays a run of whole escapes.
+  const cut = segment.slice(0, DEVICE_SEGMENT_MAX - digest.length - 1).replace(/%[0-9A-F]?$/, "");
+  return `${cut}~${digest}`;
 }
 
 /**

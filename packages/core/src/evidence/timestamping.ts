@@ -1,6 +1,7 @@
 import { SQS_MAX_DELAY_SECONDS } from "../aws-limits.js";
+import { awsJson } from "../aws-text.js";
 import type { Observer } from "../observer.js";
-import type { JobQueue } from "../queue/ports.js";
+import { type JobQueue, sendEvery } from "../queue/ports.js";
 import { BAG_FILES } from "./bag/bag-layout.js";
 import { type EvidenceJob, jobIds } from "./job.js";
 import type { EvidenceSink } from "./ports.js";
@@ -91,7 +92,7 @@ export async function stampClaimPack(
     },
     deps,
   );
-  await deps.requeue.send([{ body: JSON.stringify({ ...job, timestampAttempt: attempt }), delaySeconds }]);
+  await sendEvery(deps.requeue, [{ body: awsJson({ ...job, timestampAttempt: attempt }), delaySeconds }]);
   return "pending";
 }
 

@@ -1,5 +1,6 @@
 import type { AlertRecord } from "../alerts/record.js";
 import type { RoutedItem } from "../routing/items.js";
+import { deviceShown, displayName } from "../text/display.js";
 
 const TOP_VEHICLES = 5;
 
@@ -30,7 +31,8 @@ export function digestModel(
     const ruleKey = `${alert.ruleId}\u0000${alert.severity}`;
     const row = byRule.get(ruleKey) ?? { ruleId: alert.ruleId, severity: alert.severity, count: 0 };
     byRule.set(ruleKey, { ...row, count: row.count + 1 });
-    const vehicle = alert.vehicleid ?? `device ${alert.deviceid}`;
+    // As people read it: one line each (the digest's email lists them).
+    const vehicle = displayName(alert.vehicleid) ?? `device ${deviceShown(alert.deviceid)}`;
     byVehicle.set(vehicle, (byVehicle.get(vehicle) ?? 0) + 1);
     evidence[records.get(alert.alertId)?.evidenceStatus ?? "none"] += 1;
   }

@@ -1,4 +1,5 @@
 import { wallClock } from "../routing/local-time.js";
+import { deviceShown, displayName } from "../text/display.js";
 
 /** "2026-03-29 03:12": an instant on the wall clock of `zone`. */
 export function localDateTime(zone: string, epochMs: number): string {
@@ -17,7 +18,10 @@ export function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
-/** One alert as a line of a summary: local time, rule, severity and vehicle (or device). */
+/**
+ * One alert as a line of a summary: local time, rule, severity and vehicle (or device), the device
+ * cloud's texts on one line (a line break in a vehicle id would forge lines of the email).
+ */
 export function alertLine(
   zone: string,
   alert: {
@@ -30,8 +34,8 @@ export function alertLine(
 ): string {
   const eventMs = Date.parse(alert.eventtime);
   const when = Number.isNaN(eventMs) ? alert.eventtime : localDateTime(zone, eventMs);
-  const vehicle = alert.vehicleid
-    ? `vehicle ${alert.vehicleid} (device ${alert.deviceid})`
-    : `device ${alert.deviceid}`;
+  const name = displayName(alert.vehicleid);
+  const device = deviceShown(alert.deviceid);
+  const vehicle = name ? `vehicle ${name} (device ${device})` : `device ${device}`;
   return `${when}  ${alert.ruleId} (${alert.severity})  ${vehicle}`;
 }

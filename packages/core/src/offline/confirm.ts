@@ -1,14 +1,16 @@
-import { type DeliveryDependencies, deliverAlerts, handOn } from "../alerts/delivery.js";
+import { type DeliveryDependencies, deliverAlerts } from "../alerts/delivery.js";
 import { RecordLedger } from "../alerts/delivery-ledger.js";
+import { handOn } from "../alerts/hand-on.js";
 import { newAlertRecord } from "../alerts/new-record.js";
 import type { AlertRecords } from "../alerts/ports.js";
 import { alertIdOf } from "../alerts/record.js";
+import { awsJson } from "../aws-text.js";
 import { type GpsLookupSettings, lookUpGpsHistories } from "../context/gps-lookup.js";
 import { resolveIncidentContext } from "../context/incident-context.js";
 import { EVENT_CODES } from "../devicecloud/codes.js";
 import type { DeviceCloud } from "../devicecloud/ports.js";
 import type { RuleStates } from "../poller/ports.js";
-import type { JobQueue } from "../queue/ports.js";
+import { type JobQueue, sendEvery } from "../queue/ports.js";
 import { applyCooldown } from "../rules/evaluator.js";
 import type { Rule } from "../rules/schema.js";
 import type { OfflineCheckJob } from "./check.js";
@@ -49,7 +51,7 @@ export async function confirmOffline(
   const waitMs = job.dueAtMs - deps.now();
   if (waitMs > 0) {
     // SQS delays 15 minutes at most: a longer confirmation waits in steps.
-    await deps.confirmQueue.send([{ body: JSON.stringify(job), delaySeconds: waitMs / 1000 }]);
+    await sendEvery(deps.confirmQueue, [{ body: awsJson(job), delaySeconds: waitMs / 1000 }]);
     return "requeued";
   }
   const check = await deps.offlineChecks.get(job.account, job.deviceid, job.ruleId);

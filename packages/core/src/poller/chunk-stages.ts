@@ -1,9 +1,12 @@
-import { deliverAlerts, handOn } from "../alerts/delivery.js";
+import { deliverAlerts } from "../alerts/delivery.js";
 import { ChunkLedger, RecordLedger } from "../alerts/delivery-ledger.js";
+import { handOn } from "../alerts/hand-on.js";
 import type { Publication } from "../alerts/publication-store.js";
-import { type AlertRecord, tableOrder } from "../alerts/record.js";
+import { type AlertRecord, alertIdOf, type NewAlertRecord, tableOrder } from "../alerts/record.js";
+import { oversizedRecord } from "../alerts/record-size.js";
 import type { FleetDevice } from "../devicecloud/schemas/devices.js";
 import type { RuleState } from "../rules/evaluator.js";
+import { setAsideEntryOf } from "../setaside/entry.js";
 import type { ChunkPlan } from "./chunk-planner.js";
 import { chunkRecords, recordsOfChunk } from "./chunk-records.js";
 import type { ChunkDecision } from "./decide-chunk.js";
@@ -60,7 +63,7 @@ export async function recordChunk(
   summary.suppressed += decision.suppressed;
   for (const observation of decision.observations) deps.observer.observe(observation);
 
-  const decided = await recordsOfChunk(plan, run.fleet, settings, deps, summary);
+  const decided = await storable(await recordsOfChunk(plan, run.fleet, settings, deps, summary), deps);
   const recorded = { from, through: chunk.through, decision };
   const opening = () => deps.publications.open(account, from, deps.now());
   const [existing, openedEarly] = await Promise.all([
@@ -74,6 +77,31 @@ export async function recordChunk(
   );
   deps.checkpoint?.("alerts-recorded");
   return { ...recorded, window: [...existing, ...written].sort(tableOrder), opened };
+}
+
+/**
+ * The records DynamoDB will take; the others (an event or names the size of a book) are set aside,
+ * before anything is routed or written for them, so that the chunk goes on without them.
+ */
+async function storable(
+  records: readonly NewAlertRecord[],
+  deps: Pick<PollerDependencies, "setAside">,
+): Promise<NewAlertRecord[]> {
+  const oversized = records.flatMap((record) => {
+    const reason = oversizedRecord(record);
+    return reason === undefined ? [] : [{ record, reason }];
+  });
+  if (oversized.length === 0) return [...records];
+  await deps.setAside.put(
+    oversized.map(({ record, reason }) =>
+      setAsideEntryOf(
+        { ...record, alertId: alertIdOf(record.account, record.serialno, record.ruleId) },
+        "record",
+        reason,
+      ),
+    ),
+  );
+  return records.filter((record) => !oversized.some((set) => set.record === record));
 }
 
 /**

@@ -9,6 +9,7 @@ import type { OfflineChecks } from "../offline/ports.js";
 import type { JobQueue } from "../queue/ports.js";
 import type { AlertRouter } from "../routing/route-alert.js";
 import type { Rule } from "../rules/schema.js";
+import type { SetAside } from "../setaside/set-aside.js";
 import type { RejectedEvents, RuleStates } from "./ports.js";
 
 /** The step boundaries of a chunk, in order: where a crash can happen and a replay must recover. */
@@ -41,6 +42,8 @@ export interface PollerDependencies {
   router: AlertRouter;
   /** Where webhook, Slack and Teams jobs go; absent where no target is set up. */
   webhookQueue?: JobQueue;
+  /** Keeps what AWS refuses for good (and tells ops), so that nothing else waits for it. */
+  setAside: SetAside;
   logger: StructuredLogger;
   /** Told each decision and outcome (alerts, suppressions, Offline checks...). */
   observer: Observer;

@@ -92,3 +92,25 @@ export async function putAll(
     }),
   );
 }
+
+/**
+ * An item's size as DynamoDB counts it (attribute names and values in UTF-8 bytes), rounded up:
+ * every number as its largest (21 bytes), a map or list with its overhead. For refusing an item
+ * over DynamoDB's limit before the write: one such item would fail its whole batch every time.
+ */
+export function itemBytes(item: Readonly<Record<string, unknown>>): number {
+  return Object.entries(item).reduce(
+    (sum, [name, value]) => sum + Buffer.byteLength(name) + valueBytes(value),
+    0,
+  );
+}
+
+function valueBytes(value: unknown): number {
+  if (typeof value === "string") return Buffer.byteLength(value);
+  if (typeof value === "number" || typeof value === "bigint") return 21;
+  if (value instanceof Set) return [...value].reduce((sum: number, member) => sum + valueBytes(member), 0);
+  if (Array.isArray(value)) return value.reduce((sum: number, member) => sum + 1 + valueBytes(member), 3);
+  if (typeof value === "object" && value !== null)
+    return 3 + itemBytes(value as Record<string, unknown>) + Object.keys(value).length;
+  return 1;
+}

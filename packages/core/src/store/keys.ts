@@ -28,6 +28,10 @@ export const keys = {
   ruleStatePrefix: "STATE#",
   offlineCheck: (deviceid: string, ruleId: string) => `OFFLINE#${ruleId}#${deviceid}`,
   rejected: (reference: string) => `REJECTED#${reference}`,
+  /** A record one step set aside (setaside/): by serial, rule and step (and target), so a replay finds it. */
+  setAside: (serialno: bigint, ruleId: string, step: string, targetId?: string) =>
+    `SETASIDE#${sortableSerial(serialno)}#${ruleId}#${step}${targetId === undefined ? "" : `#${targetId}`}`,
+  setAsidePrefix: "SETASIDE#",
   /** A share link's lookup item, its own partition: a link is resolved knowing nothing but its token. */
   share: (tokenId: string) => `SHARE#${tokenId}`,
   shareSort: "SHARE",

@@ -5,9 +5,19 @@
  */
 export const SMS_SEGMENT_LENGTH = 160;
 
-/** Control characters and line breaks become spaces: a device's texts must not add lines to a message. */
+/**
+ * A device's text as people read it, on one line: control characters, line and paragraph
+ * separators and runs of white space become one space (a name must not add lines to a message);
+ * bidirectional controls are dropped (U+202E would show the rest of the line reversed, making
+ * "exe.pdf" of "fdp.exe"), and so are noncharacters (U+FFFE, U+FFFF: no channel is meant to carry
+ * them); a lone surrogate, which no UTF-8 channel can carry, becomes U+FFFD.
+ */
 export function singleLine(text: string): string {
-  return text.replace(/[\p{Cc}\p{Zl}\p{Zp}\s]+/gu, " ").trim();
+  return text
+    .toWellFormed()
+    .replace(/[\p{Bidi_Control}\p{Noncharacter_Code_Point}]/gu, "")
+    .replace(/[\p{Cc}\p{Zl}\p{Zp}\s]+/gu, " ")
+    .trim();
 }
 
 // Letters that Unicode decomposition does not reduce to ASCII, and common typographic punctuation.

@@ -1,3 +1,5 @@
+import { graphemePrefix } from "./graphemes.js";
+
 const ELLIPSIS = "...";
 
 /** The parts of a one-line text: `head name (aside) tail`, where only the names may be cut. */
@@ -27,9 +29,12 @@ export function shareRoom(first: string, second: string, room: number): [string,
   return [shorten(first, half), shorten(second, room - half)];
 }
 
-/** At most `max` characters, an ellipsis showing where the text was cut. */
-export function shorten(text: string, max: number): string {
+/**
+ * At most `max` characters (UTF-16 code units), `ellipsis` showing where the text was cut, which is
+ * always between two grapheme clusters (graphemes.ts).
+ */
+export function shorten(text: string, max: number, ellipsis = ELLIPSIS): string {
   if (text.length <= max) return text;
-  if (max <= ELLIPSIS.length) return text.slice(0, Math.max(0, max));
-  return `${text.slice(0, max - ELLIPSIS.length).trimEnd()}${ELLIPSIS}`;
+  if (max <= ellipsis.length) return graphemePrefix(text, Math.max(0, max));
+  return `${graphemePrefix(text, max - ellipsis.length).trimEnd()}${ellipsis}`;
 }

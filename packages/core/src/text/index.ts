@@ -1,4 +1,6 @@
 export * from "./alphabet.js";
+export * from "./display.js";
 export * from "./fit.js";
 export * from "./fleet-clock.js";
+export * from "./graphemes.js";
 export * from "./words.js";

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Target } from "../routing/groups-schema.js";
+import type { OpsChannel } from "../setaside/ports.js";
 import type { DeliveryKey, WebhookDeliveries } from "./delivery-store.js";
 import type { WebhookJob } from "./job.js";
 import { jobAlertBody, payloadFor } from "./payloads/index.js";
@@ -19,8 +20,8 @@ export interface WebhookDeliveryDeps {
   resolveTarget(targetId: string): Promise<ResolvedTarget>;
   /** The alert's incident link, when the function can derive it (SHARE_LINK_SECRET). */
   linkFor(alertId: string): string | undefined;
-  /** Tells the ops topic (a target disabled). */
-  notifyOps(notice: { subject: string; message: string }): Promise<void>;
+  /** The ops topic, told of a target disabled. */
+  ops: OpsChannel;
   /** Moves a job that no retry can deliver to the dead-letter queue, with its reason. */
   deadLetter(job: WebhookJob, reason: string): Promise<void>;
   fetch: typeof fetch;
@@ -77,9 +78,9 @@ export async function deliverWebhook(job: WebhookJob, deps: WebhookDeliveryDeps)
   await deps.deliveries.release(delivery, claimId);
   if (status === 410) {
     if (await deps.deliveries.disableTarget(job.targetId, "410 Gone", deps.now())) {
-      await deps.notifyOps({
+      await deps.ops.tell({
         subject: `fleet-alerts: webhook target ${job.targetId} disabled`,
-        message:
+        text:
           `Webhook target ${job.targetId} answered 410 Gone and is disabled: its alerts are dropped until it is ` +
           `enabled again. Check the target's URL (secret TARGET_<ID>_URL), then re-enable it with ` +
           `\`fleet-alerts target enable ${job.targetId}\`.`,

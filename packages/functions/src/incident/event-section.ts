@@ -5,6 +5,7 @@ import {
   positionText,
   reportedText,
 } from "@fleet-alerts/core/evidence/report";
+import { deviceShown, vehicleOrDevice } from "@fleet-alerts/core/text";
 import type { Incident } from "./ports.js";
 
 /** The heading and what happened: the event, when (UTC and the fleet's zone), vehicle, driver, device, where, how fast. */
@@ -17,7 +18,7 @@ export function eventSection(incident: Incident): string {
     ["Time (fleet's zone)", escapeHtml(at.fleet)],
     ["Vehicle", reportedText(event.vehicle)],
     ["Driver", reportedText(event.driver)],
-    ["Device", escapeHtml(event.deviceid)],
+    ["Device", escapeHtml(deviceShown(event.deviceid))],
     // Unlike the report (drawn once evidence is stored), the page is seen before any track: it says so.
     ["Position", incident.position ? positionText(incident.position) : `<span class="absent">unknown</span>`],
   ];
@@ -26,7 +27,7 @@ export function eventSection(incident: Incident): string {
   if (incident.speedLimitKmh !== undefined)
     facts.push(["Speed limit stated", `${incident.speedLimitKmh} km/h`]);
   return `<header>
-<h1>${escapeHtml(event.name)} · ${escapeHtml(event.vehicle ?? event.deviceid)}</h1>
+<h1>${escapeHtml(event.name)} · ${escapeHtml(vehicleOrDevice(event.vehicle, event.deviceid))}</h1>
 <p>${escapeHtml(at.utc)} · ${escapeHtml(at.fleet)}</p>
 </header>
 <section id="event">

@@ -5,6 +5,7 @@ import {
   type ReportAlertFacts,
   type TrackGeoJson,
 } from "@fleet-alerts/core/evidence";
+import { displayName } from "@fleet-alerts/core/text";
 import type { Incident, IncidentEvidence } from "./ports.js";
 
 /** An alert's stored evidence as read back: its custody record (v3), its prefix, its track if any. */
@@ -41,8 +42,9 @@ export function incidentOf(
     );
   const position = body?.position ?? report?.position;
   const speedAtEventKmh = body?.speedKmh ?? report?.speedAtEventKmh;
-  const vehicle = body?.vehicleid ?? report?.event.vehicle;
-  const driver = body?.drivername ?? report?.event.driver;
+  // For people: on one line, cut; a name that shows as nothing is no name (text/display.ts).
+  const vehicle = displayName(body?.vehicleid ?? report?.event.vehicle);
+  const driver = displayName(body?.drivername ?? report?.event.driver);
   return {
     event: {
       name: body?.eventName ?? report?.event.name ?? `event ${record.appdevid}`,

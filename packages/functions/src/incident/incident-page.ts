@@ -1,3 +1,4 @@
+import { vehicleOrDevice } from "@fleet-alerts/core/text";
 import { type AcknowledgeFormState, acknowledgeSection } from "./acknowledge-section.js";
 import { eventSection } from "./event-section.js";
 import { evidenceSection } from "./evidence-section.js";
@@ -15,7 +16,7 @@ export function renderIncidentPage(
 ): string {
   const { event } = incident;
   return pageDocument(
-    `${event.name}, ${event.vehicle ?? event.deviceid}`,
+    `${event.name}, ${vehicleOrDevice(event.vehicle, event.deviceid)}`,
     [
       eventSection(incident),
       acknowledgeSection(incident, { ...form, action: paths.acknowledge }),

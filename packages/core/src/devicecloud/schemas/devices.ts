@@ -42,9 +42,16 @@ const statusFields = {
   gpsdata: gpsDataSchema.nullish().transform((gps) => gps ?? undefined),
 };
 
+/**
+ * The longest vehicle or driver name taken: far beyond any real one, and short enough that every
+ * message and item carrying a name as sent stays within SNS's and DynamoDB's limits. A device whose
+ * name is longer is left out of the all-devices list (its alerts go out without vehicle and driver).
+ */
+export const DEVICE_NAME_MAX = 16_384;
+
 const identityFields = {
-  vehicleid: z.string(),
-  drivername: z.string(),
+  vehicleid: z.string().max(DEVICE_NAME_MAX),
+  drivername: z.string().max(DEVICE_NAME_MAX),
   /** Meaning not shown in the spec; presumably the device's channel count. */
   channel: z.number().int().nonnegative(),
 };

@@ -1,3 +1,4 @@
+import { vehicleOrDevice } from "../../text/display.js";
 import { utcTime } from "../../text/fleet-clock.js";
 import { clipsSection } from "./clips-section.js";
 import { custodySection } from "./custody-section.js";
@@ -19,7 +20,7 @@ import { timestampSection, verificationSection } from "./verification-section.js
 export function renderClaimReport(model: ClaimReportModel): string {
   const { event } = model;
   return htmlDocument({
-    title: `Claim report: ${event.name}, ${event.vehicle ?? event.deviceid}, ${utcTime(event.eventMs)}`,
+    title: `Claim report: ${event.name}, ${vehicleOrDevice(event.vehicle, event.deviceid)}, ${utcTime(event.eventMs)}`,
     policy: "report",
     style: REPORT_STYLE,
     body: [

@@ -1,5 +1,6 @@
 import type { PositionSource } from "../../context/incident-context.js";
 import { roundTo } from "../../rounding.js";
+import { deviceShown, vehicleOrDevice } from "../../text/display.js";
 import { escapeHtml, factList } from "./markup.js";
 import type { ClaimReportModel } from "./model.js";
 import { instantInBothZones } from "./report-times.js";
@@ -21,7 +22,7 @@ export function eventSection(model: ClaimReportModel): string {
     ["Time (fleet's zone)", escapeHtml(at.fleet)],
     ["Vehicle", reportedText(event.vehicle)],
     ["Driver", reportedText(event.driver)],
-    ["Device", escapeHtml(event.deviceid)],
+    ["Device", escapeHtml(deviceShown(event.deviceid))],
   ];
   if (model.position) facts.push(["Position", positionText(model.position)]);
   if (model.speedAtEventKmh !== undefined)
@@ -29,7 +30,7 @@ export function eventSection(model: ClaimReportModel): string {
   if (model.speedLimitKmh !== undefined) facts.push(["Speed limit stated", `${model.speedLimitKmh} km/h`]);
   return `<header>
 <p class="kicker">Claim report · evidence of one alert</p>
-<h1>${escapeHtml(event.name)} · ${escapeHtml(event.vehicle ?? event.deviceid)}</h1>
+<h1>${escapeHtml(event.name)} · ${escapeHtml(vehicleOrDevice(event.vehicle, event.deviceid))}</h1>
 <p>${escapeHtml(at.utc)} · ${escapeHtml(at.fleet)}</p>
 </header>
 <section id="event">

@@ -33,6 +33,22 @@ export interface AdaptiveCard {
 
 const COLOR = { critical: "Attention", warning: "Warning", info: "Default" } as const;
 
+/**
+ * The ASCII punctuation with which Markdown (the subset Adaptive Cards render in TextBlocks and
+ * facts, and the autolinks of the renderers behind it) starts a link, emphasis, a list, code, a
+ * heading, a quote, HTML or an entity, and the `:`, `.` and `@` of a bare URL or address.
+ */
+const MARKDOWN_SYNTAX = /[\\`*_{}[\]()<>#+\-.!|~:@&]/g;
+
+/**
+ * A text for a TextBlock or a fact: every Markdown character backslash-escaped, as CommonMark
+ * provides for any ASCII punctuation, so that a vehicle named `[Open](https://…)` shows as those
+ * characters and not as a live link. Texts arrive on one line (thin.ts), so nothing starts a block.
+ */
+export function teamsText(text: string): string {
+  return text.replace(MARKDOWN_SYNTAX, "\\$&");
+}
+
 export function teamsMessage(alert: ThinAlert): TeamsMessage {
   const content: AdaptiveCard = {
     $schema: "http://adaptivecards.io/schemas/adaptive-card.json",
@@ -41,13 +57,16 @@ export function teamsMessage(alert: ThinAlert): TeamsMessage {
     body: [
       {
         type: "TextBlock",
-        text: headline(alert),
+        text: teamsText(headline(alert)),
         wrap: true,
         weight: "Bolder",
         size: "Medium",
         color: COLOR[alert.severity],
       },
-      { type: "FactSet", facts: factList(alert).map(({ label, value }) => ({ title: label, value })) },
+      {
+        type: "FactSet",
+        facts: factList(alert).map(({ label, value }) => ({ title: label, value: teamsText(value) })),
+      },
     ],
     actions: alert.link ? [{ type: "Action.OpenUrl", title: "Open the incident page", url: alert.link }] : [],
   };

@@ -1,4 +1,5 @@
 import type { AlertBody } from "../../alerts/render/json.js";
+import { deviceShown, displayName, vehicleOrDevice } from "../../text/display.js";
 
 /** What every machine channel is told of an alert: facts and the incident link, nothing personal by default. */
 export interface ThinAlert {
@@ -51,19 +52,24 @@ export function thinAlert(body: AlertBody, { link, includeDriverName }: PayloadO
   };
 }
 
-/** One line for a person: "[CRITICAL] Crash: truck-7 at 2026-03-29T01:30:00Z". */
+/**
+ * One line for a person: "[CRITICAL] Crash: truck-7 at 2026-03-29T01:30:00Z". The device cloud's
+ * texts here and in `factList` are for people (text/display.ts): one line, cut, a blank vehicle name
+ * replaced by the device id; each channel then encodes them for its own markup (slack.ts, teams.ts).
+ */
 export function headline(alert: ThinAlert): string {
-  return `[${alert.severity.toUpperCase()}] ${alert.eventName}: ${alert.vehicleid ?? alert.deviceid} at ${alert.eventtime}`;
+  return `[${alert.severity.toUpperCase()}] ${alert.eventName}: ${vehicleOrDevice(alert.vehicleid, alert.deviceid)} at ${alert.eventtime}`;
 }
 
 /** The facts shown to people, label and value, in this order (Slack fields, Teams facts). */
 export function factList(alert: ThinAlert): Array<{ label: string; value: string }> {
+  const driver = displayName(alert.drivername);
   const facts = [
     { label: "Severity", value: alert.severity },
     { label: "Rule", value: alert.ruleId },
     { label: "Event time", value: alert.eventtime },
-    { label: "Vehicle", value: alert.vehicleid ?? "not reported" },
-    { label: "Device", value: alert.deviceid },
+    { label: "Vehicle", value: displayName(alert.vehicleid) ?? "not reported" },
+    { label: "Device", value: deviceShown(alert.deviceid) },
     { label: "Account", value: alert.account },
   ];
   if (alert.speedKmh !== null)
@@ -76,6 +82,6 @@ export function factList(alert: ThinAlert): Array<{ label: string; value: string
       label: "Position",
       value: `${alert.position.lat}, ${alert.position.lng} (${alert.position.source})`,
     });
-  if (alert.drivername) facts.push({ label: "Driver", value: alert.drivername });
+  if (driver) facts.push({ label: "Driver", value: driver });
   return facts;
 }

@@ -1,7 +1,8 @@
 import { GetObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import { awsJson } from "@fleet-alerts/core/aws-text";
 import type { ClaimPackJob } from "@fleet-alerts/core/evidence";
-import type { JobQueue } from "@fleet-alerts/core/queue";
+import { type JobQueue, sendEvery } from "@fleet-alerts/core/queue";
 import { zipExists } from "../../claim-pack/zip-object.js";
 import { PRESIGN_SECONDS } from "./evidence-objects.js";
 
@@ -35,6 +36,6 @@ export class ClaimPackZips {
   /** Duplicates are harmless: the builder keeps a zip that is there. */
   request(alertId: string): Promise<void> {
     const job: ClaimPackJob = { kind: "claim-pack", version: 1, alertId };
-    return this.evidenceQueue.send([{ body: JSON.stringify(job) }]);
+    return sendEvery(this.evidenceQueue, [{ body: awsJson(job) }]);
   }
 }

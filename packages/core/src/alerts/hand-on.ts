@@ -1,0 +1,125 @@
+import { awsJson } from "../aws-text.js";
+import { scheduleEscalations } from "../escalation/schedule.js";
+import type { EvidenceJob } from "../evidence/job.js";
+import type { JobQueue, QueueMessage } from "../queue/ports.js";
+import type { Route } from "../routing/route.js";
+import { type SetAsideEntry, setAsideEntryOf } from "../setaside/entry.js";
+import type { WebhookJob } from "../webhooks/job.js";
+import type { DeliveryDependencies } from "./delivery.js";
+import type { DeliveryLedger } from "./delivery-ledger.js";
+import { hasLinkSlot } from "./incident-link.js";
+import type { AlertMessage } from "./message.js";
+import { publishedBody } from "./published-body.js";
+import type { AlertRecord } from "./record.js";
+
+/**
+ * Sends the jobs of each published record the ledger says still owes them (its evidence job when
+ * its rule wants video, one webhook job per target of its route, its first escalation job), then
+ * tells the ledger. A crash in between sends them again on the replay: each consumer is idempotent
+ * by alert id (as SQS, delivering at least once, requires). A job the queue refuses for good is set
+ * aside before the ledger is told: the other jobs, and the chunk, go on.
+ */
+export async function handOn(
+  records: readonly AlertRecord[],
+  deps: DeliveryDependencies,
+  counts: { evidenceJobs: number },
+  ledger: DeliveryLedger,
+): Promise<void> {
+  const owing = records.filter((record) => record.status === "published" && ledger.owesJobs(record));
+  const withJobs = owing.filter(
+    (record) => record.evidence || record.escalation || (record.route?.targets.length ?? 0) > 0,
+  );
+  if (withJobs.length === 0) return;
+  const refused = [
+    ...(await queueEvidence(withJobs, deps, counts)),
+    ...(await queueWebhooks(withJobs, deps)),
+    ...(await scheduleEscalations(withJobs, deps)),
+  ];
+  await deps.setAside.put(refused);
+  deps.checkpoint?.("jobs-queued");
+  await ledger.handedOn(withJobs);
+}
+
+/** A job for one record (and target), to be set aside with it if the queue refuses it for good. */
+interface OutgoingJob {
+  record: AlertRecord;
+  targetId?: string;
+  message: QueueMessage;
+}
+
+async function sendJobs(
+  queue: JobQueue,
+  jobs: readonly OutgoingJob[],
+  step: "evidence-job" | "webhook-job",
+): Promise<SetAsideEntry[]> {
+  if (jobs.length === 0) return [];
+  const refused = await queue.send(jobs.map((job) => job.message));
+  return refused.map(({ index, reason }) => {
+    const { record, targetId } = jobs[index] as OutgoingJob;
+    return setAsideEntryOf(record, step, reason, targetId);
+  });
+}
+
+async function queueEvidence(
+  records: readonly AlertRecord[],
+  deps: DeliveryDependencies,
+  counts: { evidenceJobs: number },
+): Promise<SetAsideEntry[]> {
+  const jobs = records.flatMap((record): OutgoingJob[] => {
+    if (!record.evidence) return [];
+    // The alert as published, for the evidence's report.
+    const alert = publishedBody(record);
+    const job: EvidenceJob = {
+      version: 1,
+      alertId: record.alertId,
+      account: record.account,
+      ruleId: record.ruleId,
+      deviceid: record.deviceid,
+      serialno: record.serialno.toString(),
+      eventtime: record.eventtime,
+      channels: record.evidence.channels,
+      secondsBefore: record.evidence.secondsBefore,
+      secondsAfter: record.evidence.secondsAfter,
+      severity: record.severity,
+      event: record.event ? (JSON.parse(record.event) as Record<string, unknown>) : {},
+      attempt: 0,
+      ...(alert && { alert }),
+      timestampAttempt: 0,
+      incidentLink: hasLinkSlot(record.message as AlertMessage),
+    };
+    return [{ record, message: { body: awsJson(job) } }];
+  });
+  const refused = await sendJobs(deps.evidenceQueue, jobs, "evidence-job");
+  counts.evidenceJobs += jobs.length - refused.length;
+  return refused;
+}
+
+/** One webhook job per target of each record's route. */
+async function queueWebhooks(
+  records: readonly AlertRecord[],
+  deps: DeliveryDependencies,
+): Promise<SetAsideEntry[]> {
+  const wanting = records.filter((record) => (record.route?.targets.length ?? 0) > 0);
+  if (wanting.length === 0) return [];
+  if (deps.webhookQueue === undefined) {
+    deps.logger.warn("alerts routed to webhook targets, but no webhook queue is set up", {
+      alerts: wanting.length,
+    });
+    return [];
+  }
+  const jobs = wanting.flatMap((record) => {
+    const alert = publishedBody(record);
+    return (record.route as Route).targets.map((targetId): OutgoingJob => {
+      const job: WebhookJob = {
+        version: 1,
+        alertId: record.alertId,
+        account: record.account,
+        targetId,
+        alert: alert ?? {},
+        incidentLink: hasLinkSlot(record.message as AlertMessage),
+      };
+      return { record, targetId, message: { body: awsJson(job) } };
+    });
+  });
+  return sendJobs(deps.webhookQueue, jobs, "webhook-job");
+}
