@@ -319,6 +319,7 @@ describe("functions", () => {
 describe("least privilege", () => {
   const table = () => arn(logicalId("AWS::DynamoDB::Table", /^Table/));
   const topic = () => ({ Ref: logicalId("AWS::SNS::Topic", /^AlertsTopic/) });
+  const opsTopic = () => ({ Ref: logicalId("AWS::SNS::Topic", /^OpsTopic/) });
   const key = () => arn(logicalId("AWS::KMS::Key", /^TopicKey/));
   const queueArn = (pattern: RegExp) => arn(logicalId("AWS::SQS::Queue", pattern));
   const objects = (pattern: RegExp) => ({
@@ -364,7 +365,7 @@ describe("least privilege", () => {
     "sqs:GetQueueAttributes",
   ];
 
-  it("gives the poller the table's item actions, Publish on the topic and SendMessage on its queues", () => {
+  it("gives the poller the table's item actions, Publish on the alerts and ops topics and SendMessage on its queues", () => {
     expect(withoutSecrets(/^PollerServiceRoleDefaultPolicy/)).toEqual([
       {
         actions: [
@@ -380,6 +381,8 @@ describe("least privilege", () => {
       },
       { actions: ["sns:Publish"], resource: topic(), effect: "Allow" },
       { actions: ["kms:GenerateDataKey", "kms:Decrypt"], resource: key(), effect: "Allow" },
+      // Told of a record set aside (packages/core/src/setaside).
+      { actions: ["sns:Publish"], resource: opsTopic(), effect: "Allow" },
       {
         actions: ["sqs:SendMessage"],
         resource: [queueArn(/^EvidenceQueue/), queueArn(/^ConfirmQueue/), queueArn(/^EscalationQueue/)],
@@ -387,6 +390,17 @@ describe("least privilege", () => {
       },
       { actions: ["sqs:SendMessage"], resource: queueArn(/^WebhookQueue/), effect: "Allow" },
     ]);
+  });
+
+  it("tell the ops topic of what they set aside: the poller and the confirmation know its ARN", () => {
+    for (const pattern of [/^Poller/, /^Confirm/])
+      expect(
+        (
+          json.Resources[logicalId("AWS::Lambda::Function", pattern)]?.Properties as {
+            Environment: { Variables: Record<string, unknown> };
+          }
+        ).Environment.Variables.OPS_TOPIC_ARN,
+      ).toEqual(opsTopic());
   });
 
   it("gives the Offline confirmation what it uses and nothing more", () => {
@@ -399,6 +413,8 @@ describe("least privilege", () => {
       },
       { actions: ["sns:Publish"], resource: topic(), effect: "Allow" },
       { actions: ["kms:GenerateDataKey", "kms:Decrypt"], resource: key(), effect: "Allow" },
+      // Told of a record set aside (packages/core/src/setaside).
+      { actions: ["sns:Publish"], resource: opsTopic(), effect: "Allow" },
       {
         actions: ["sqs:SendMessage"],
         resource: [queueArn(/^EvidenceQueue/), queueArn(/^ConfirmQueue/), queueArn(/^EscalationQueue/)],

@@ -113,7 +113,7 @@ describe("the local mode's views", () => {
     const summary = JSON.parse(jsonLine({ type: "local-summary", ...totals }) as string);
     expect(summary).toEqual({ type: "local-summary", ...totals });
     expect(summaryLine(totals)).toBe(
-      "Summary: 9 events read, 1 alerts, 1 suppressed, 0 stale, 0 rejected, 0 failed; " +
+      "Summary: 9 events read, 1 alerts, 1 suppressed, 0 stale, 0 rejected, 0 failed, 0 set aside; " +
         "Offline 2 scheduled, 1 confirmed, 1 suppressed, 0 cancelled; " +
         "0 acknowledged, 0 levels escalated, 0 cancelled by an acknowledgement; " +
         "evidence 1 stored, 0 unavailable, 0 failed, 0 pending; 1 problems.",
