@@ -394,13 +394,9 @@ describe("least privilege", () => {
 
   it("tell the ops topic of what they set aside: the poller and the confirmation know its ARN", () => {
     for (const pattern of [/^Poller/, /^Confirm/])
-      expect(
-        (
-          json.Resources[logicalId("AWS::Lambda::Function", pattern)]?.Properties as {
-            Environment: { Variables: Record<string, unknown> };
-          }
-        ).Environment.Variables.OPS_TOPIC_ARN,
-      ).toEqual(opsTopic());
+      expect(json.Resources[logicalId("AWS::Lambda::Function", pattern)]?.Properties).toMatchObject({
+        Environment: { Variables: { OPS_TOPIC_ARN: opsTopic() } },
+      });
   });
 
   it("gives the Offline confirmation what it uses and nothing more", () => {
