@@ -24,7 +24,13 @@ export { EVENT_COLUMNS, EventCode, type EventColumn, type SimEvent, type WireEve
 export type { FaultKind, FaultRule } from "./faults.js";
 export type { DeviceSettings } from "./fleet.js";
 export type { GpsPoint, WireGpsPoint } from "./gpstrack.js";
-export type { Account, ClockOptions, EventQueryHarshOptions, SimulatorOptions } from "./options.js";
+export type {
+  Account,
+  ClockOptions,
+  DeviceIdentity,
+  EventQueryHarshOptions,
+  SimulatorOptions,
+} from "./options.js";
 export type { PlaybackRecord } from "./playback.js";
 export type { DailyMapValue, RecordEntry } from "./recordings.js";
 export type { RequestLogEntry } from "./server.js";
