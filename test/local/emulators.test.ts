@@ -10,14 +10,18 @@ import { ConditionalCheckFailedException, DynamoDBClient, ListTablesCommand } fr
 import { PublishBatchCommand, PublishCommand, SNSClient } from "@aws-sdk/client-sns";
 import {
   DeleteMessageCommand,
+  PurgeQueueCommand,
   ReceiveMessageCommand,
+  SendMessageBatchCommand,
   SendMessageCommand,
   SQSClient,
 } from "@aws-sdk/client-sqs";
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { fc, test } from "@fast-check/vitest";
 import { EVIDENCE_MAX_RECEIVES } from "@fleet-alerts/core/evidence";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { type Emulators, startEmulators } from "../support/emulators.js";
+import { sqsRefusal } from "../support/fakes/queue.js";
 
 const execFileAsync = promisify(execFile);
 let emulators: Emulators;
@@ -202,6 +206,53 @@ describe("SNS to SQS (fauxqs)", () => {
     const received = await critical.read({ atLeast: 2 });
     expect(received.map((message) => message.raw)).toEqual(["severity critical", "severity critical"]);
   });
+});
+
+describe("SQS (fauxqs), as strict as SQS about characters", () => {
+  // fauxqs 1.9.2 refused every character beyond the Basic Multilingual Plane (an emoji), which SQS
+  // takes; the local mode gives it SQS's set (packages/local/src/fauxqs-parity.ts). The oracle is the
+  // strict fake's reading of SQS's documentation.
+  const sends = async (MessageBody: string) => {
+    const QueueUrl = emulators.queues.webhookDlq;
+    const single = await emulators.clients.sqs.send(new SendMessageCommand({ QueueUrl, MessageBody })).then(
+      () => "accepted",
+      (error: Error) => error.name,
+    );
+    const { Failed = [] } = await emulators.clients.sqs.send(
+      new SendMessageBatchCommand({ QueueUrl, Entries: [{ Id: "a", MessageBody }] }),
+    );
+    return { single, batch: Failed[0] ? `${Failed[0].Code}/${Failed[0].SenderFault}` : "accepted" };
+  };
+  afterAll(() =>
+    emulators.clients.sqs.send(new PurgeQueueCommand({ QueueUrl: emulators.queues.webhookDlq })),
+  );
+
+  it.each([
+    ["an emoji", "🚚 Grace 👩‍✈️", true],
+    ["the last code point", "\u{10FFFF}", true],
+    ["tab, line feed and carriage return", "a\tb\nc\rd", true],
+    ["U+FFFF", "Ada\uFFFFLovelace", false],
+    ["U+FFFE", "\uFFFE", false],
+    ["NUL", "a\u0000b", false],
+    ["a lone surrogate", "a\uD800b", false],
+  ])("%s", async (_what, body, accepted) => {
+    expect(await sends(body)).toEqual(
+      accepted
+        ? { single: "accepted", batch: "accepted" }
+        : { single: "AWS.SimpleQueueService.InvalidMessageContents", batch: "InvalidMessageContents/true" },
+    );
+  });
+
+  test.prop([fc.string({ unit: "binary", maxLength: 40 })], { numRuns: 200 })(
+    "accepts exactly what SQS's documented set allows, one message or in a batch",
+    async (body) => {
+      fc.pre(body.length > 0);
+      const accepted = sqsRefusal(body) === undefined;
+      const { single, batch } = await sends(body);
+      expect(single === "accepted").toBe(accepted);
+      expect(batch === "accepted").toBe(accepted);
+    },
+  );
 });
 
 describe("SQS (fauxqs)", () => {
