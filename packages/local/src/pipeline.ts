@@ -17,6 +17,7 @@ import { serveIncidentApp } from "@fleet-alerts/functions/incident-server";
 import { createNoticesHandler } from "@fleet-alerts/functions/notices";
 import { createPollHandler } from "@fleet-alerts/functions/poll";
 import { createWebhookHandler } from "@fleet-alerts/functions/webhook";
+import type { DeviceIdentity } from "@fleet-alerts/simulator";
 import { type EventCoordinates, type Simulator, start as startSimulator } from "@fleet-alerts/simulator";
 import type { Context } from "aws-lambda";
 import { DEFAULT_ACCOUNT_COUNT, passwordEnvOf, REAL_ACCOUNT_ID, simulatedAccountIds } from "./accounts.js";
@@ -53,6 +54,8 @@ export interface LocalOptions {
   fleetTimeZone: string;
   /** How the simulator writes events' coordinates ("null" exercises the GPS-track fallback). */
   eventCoordinates?: EventCoordinates;
+  /** What the first simulated fleet calls its first devices (a hostile service's names, say). */
+  identities?: DeviceIdentity[];
   /**
    * A real device cloud instead of the simulators (read-only: the pipeline only reads from it), as
    * the one account REAL_ACCOUNT_ID.
@@ -118,6 +121,7 @@ export async function startLocalPipeline(
         historyHours: 1,
         clock,
         ...(options.eventCoordinates && { eventCoordinates: options.eventCoordinates }),
+        ...(index === 0 && options.identities && { identities: options.identities }),
         // Small clips: a minute of video is about 1 MB.
         bitrateBitsPerSecond: 128_000,
       });
