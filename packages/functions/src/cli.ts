@@ -11,6 +11,7 @@ import { eventsCommand } from "./cli/events.js";
 import { evidenceCommand } from "./cli/evidence.js";
 import { replayCommand } from "./cli/replay.js";
 import { rulesCommand } from "./cli/rules.js";
+import { setAsideCommand } from "./cli/set-aside.js";
 import { shareCommand } from "./cli/share.js";
 import { targetCommand } from "./cli/target.js";
 
@@ -25,7 +26,8 @@ const program = new Command()
   .addCommand(eventsCommand())
   .addCommand(shareCommand())
   .addCommand(auditCommand())
-  .addCommand(targetCommand());
+  .addCommand(targetCommand())
+  .addCommand(setAsideCommand());
 
 try {
   await program.parseAsync();
