@@ -1,3 +1,5 @@
+import { singleLine } from "../text/alphabet.js";
+import { shorten } from "../text/fit.js";
 import { ENDPOINTS, type EndpointName } from "./endpoints.js";
 import {
   DeviceCloudError,
@@ -118,10 +120,8 @@ function serviceMessage(text: string, secrets: readonly string[]): string | unde
     (value): value is string => typeof value === "string" && value.trim() !== "",
   );
   if (said === undefined) return undefined;
-  const oneLine = redactSecrets(said.replace(/\s+/g, " ").trim(), secrets);
-  return oneLine.length > MAX_SERVICE_MESSAGE_LENGTH
-    ? `${oneLine.slice(0, MAX_SERVICE_MESSAGE_LENGTH)}…`
-    : oneLine;
+  // The service's words reach errors, logs and the CLI: on one line, without controls, cut between graphemes.
+  return shorten(redactSecrets(singleLine(said), secrets), MAX_SERVICE_MESSAGE_LENGTH, "…");
 }
 
 /** Retry-After in seconds or as an HTTP date, in milliseconds from now. */
