@@ -1,13 +1,13 @@
 /**
  * The live view of `npm start`: a line per thing worth seeing, and a status line (on a terminal)
  * kept up to date from the same totals the `--json` summary carries. Every value is written through
- * the `shown` tag (terminal-text.ts): the device cloud's texts reach these lines, and none may act on
+ * the `shown` tag (core text/terminal.ts): the device cloud's texts reach these lines, and none may act on
  * the terminal or add a line.
  */
 import type { Observation, ObservationOf } from "@fleet-alerts/core";
 import { formatDuration } from "@fleet-alerts/core/rules";
+import { shown } from "@fleet-alerts/core/text";
 import type { LocalLine, LocalTotals } from "./report.js";
-import { shown } from "./terminal-text.js";
 
 /** What to print for a line: lines to keep, and/or the status line to show in place. */
 export interface HumanOutput {

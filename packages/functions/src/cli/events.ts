@@ -6,6 +6,7 @@ import {
   eventCodeName,
 } from "@fleet-alerts/core/devicecloud";
 import { newestSerial } from "@fleet-alerts/core/poller";
+import { shown } from "@fleet-alerts/core/text";
 import { Command } from "commander";
 import { type ConnectionOptions, connect, withConnectionOptions } from "./connection.js";
 import { readEventsAfter } from "./event-pages.js";
@@ -93,5 +94,5 @@ async function readNew(client: DeviceCloudClient, cursor: bigint, signal: AbortS
 }
 
 function eventLine(event: DeviceEvent): string {
-  return `${event.serialno}  ${event.eventtime}  ${event.deviceid}  ${event.appdevid} ${eventCodeName(event.appdevid)}`;
+  return shown`${event.serialno}  ${event.eventtime}  ${event.deviceid}  ${event.appdevid} ${eventCodeName(event.appdevid)}`;
 }

@@ -1,9 +1,16 @@
-/** Rows as lines of columns aligned with two spaces between them; the header is the first line. */
+import { terminalText } from "@fleet-alerts/core/text";
+
+/**
+ * Rows as lines of columns aligned with two spaces between them; the header is the first line.
+ * Cells hold the device cloud's texts (device ids, names), so each is shown as `terminalText` shows
+ * it: nothing in a cell acts on the terminal or starts a line.
+ */
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  const cells = rows.map((row) => row.map(terminalText));
   const widths = header.map((title, column) =>
-    rows.reduce((widest, row) => Math.max(widest, (row[column] ?? "").length), title.length),
+    cells.reduce((widest, row) => Math.max(widest, (row[column] ?? "").length), title.length),
   );
-  return [header, ...rows].map((row) =>
+  return [header, ...cells].map((row) =>
     row
       .map((cell, column) => cell.padEnd(widths[column] ?? 0))
       .join("  ")

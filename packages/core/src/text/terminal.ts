@@ -23,7 +23,8 @@ export function shown(literals: TemplateStringsArray, ...values: unknown[]): str
   );
 }
 
-function visibleEscape(char: string): string {
+/** A character as the escape that names it: `\x1b`, `\u202e`, `\u{1fffe}`. */
+export function visibleEscape(char: string): string {
   const code = char.codePointAt(0) as number;
   if (code <= 0xff) return `\\x${code.toString(16).padStart(2, "0")}`;
   if (code <= 0xffff) return `\\u${code.toString(16).padStart(4, "0")}`;
