@@ -1,6 +1,6 @@
 import { singleLine } from "./alphabet.js";
 import { shorten } from "./fit.js";
-import { nonEmpty } from "./words.js";
+import { visibleEscape } from "./terminal.js";
 
 /**
  * The most of a device cloud's text (a vehicle or driver name, a device id) that a message meant
@@ -14,9 +14,22 @@ export function displayText(text: string, max = DISPLAY_TEXT_MAX): string {
   return shorten(singleLine(text), max, "…");
 }
 
-/** A name to show, or undefined when there is none or it shows as nothing (blanks, controls). */
+/**
+ * What a reader sees: not white space, a control or separator, a noncharacter, nor a default-ignorable
+ * character (zero-width spaces and joiners, fillers such as U+3164, variation selectors, bidi controls).
+ */
+const SOMETHING_TO_SEE =
+  /[^\s\p{Cc}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}]/u;
+/** What shows as nothing or acts instead of showing: written as its escape where a text must be seen. */
+const NOTHING_TO_SEE =
+  /[\p{Cc}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}\p{Cs}]/gu;
+
+/**
+ * A name to show, or undefined when there is none or it shows as nothing (blanks, controls,
+ * zero-width characters only): such a name is no name, and the device id stands in for it.
+ */
 export function displayName(text: string | null | undefined): string | undefined {
-  return text == null ? undefined : nonEmpty(displayText(text));
+  return text != null && SOMETHING_TO_SEE.test(text) ? displayText(text) : undefined;
 }
 
 /**
@@ -27,7 +40,13 @@ export function vehicleOrDevice(vehicle: string | null | undefined, deviceid: st
   return displayName(vehicle) ?? deviceShown(deviceid);
 }
 
-/** The device id for people: one line, cut; quoted as JSON when that leaves nothing to see. */
+/**
+ * The device id for people: one line, cut; when that leaves nothing to see, quoted with each of its
+ * characters that shows as nothing written as its escape (`"\u2028"`), so that it still says which.
+ */
 export function deviceShown(deviceid: string): string {
-  return displayName(deviceid) ?? JSON.stringify(deviceid);
+  return (
+    displayName(deviceid) ??
+    `"${shorten(deviceid.replace(NOTHING_TO_SEE, visibleEscape), DISPLAY_TEXT_MAX - 2, "…")}"`
+  );
 }

@@ -1,4 +1,4 @@
-import { graphemePrefix } from "./graphemes.js";
+import { graphemePrefix, graphemeSegments } from "./graphemes.js";
 
 const ELLIPSIS = "...";
 
@@ -36,5 +36,19 @@ export function shareRoom(first: string, second: string, room: number): [string,
 export function shorten(text: string, max: number, ellipsis = ELLIPSIS): string {
   if (text.length <= max) return text;
   if (max <= ellipsis.length) return graphemePrefix(text, Math.max(0, max));
-  return `${graphemePrefix(text, max - ellipsis.length).trimEnd()}${ellipsis}`;
+  return `${withoutTrailingBlanks(graphemePrefix(text, max - ellipsis.length))}${ellipsis}`;
+}
+
+/**
+ * The text without the blank graphemes at its end. Not `trimEnd()`: a space can belong to the
+ * grapheme before it (after a prepended mark such as U+0600), which trimming would split.
+ */
+function withoutTrailingBlanks(text: string): string {
+  let end = 0;
+  let at = 0;
+  for (const grapheme of graphemeSegments(text)) {
+    at += grapheme.length;
+    if (grapheme.trim() !== "") end = at;
+  }
+  return text.slice(0, end);
 }
