@@ -162,7 +162,7 @@ describe("a hostile fleet through the handlers, the simulator and the emulators"
     expect(response.batchItemFailures).toEqual([]);
 
     const prefix = evidencePrefix(job);
-    expect(prefix).toMatch(/^evidence\/%2E%2E\/\d{4}\/\d{2}\/\d{2}\/\d+\/$/);
+    expect(prefix).toMatch(/^evidence\/~\.\.\/\d{4}\/\d{2}\/\d{2}\/\d+\/$/);
     const { s3 } = pipeline.emulators.clients;
     const { Contents = [] } = await s3.send(
       new ListObjectsV2Command({ Bucket: pipeline.emulators.bucket, Prefix: "evidence/" }),

@@ -16,19 +16,39 @@ export function evidencePrefix(job: Pick<EvidenceJob, "deviceid" | "eventtime" |
 const DEVICE_SEGMENT_MAX = 200;
 
 /**
- * The device id as exactly one segment of a key, whatever the device cloud calls it: percent-encoded
- * (so no `/` adds a level), a segment of dots encoded too (`.` and `..` are segments that browsers,
- * SDKs and consoles resolve, so the incident page's clip link pointed elsewhere), and a long id cut
- * with its digest after `~` (ids differing past the cut still get different folders).
+ * The device id as exactly one segment of a key, whatever the device cloud calls it, and another
+ * segment for another id:
+ * - percent-encoded, so that no `/` adds a level; a lone surrogate as the three bytes WTF-8 gives it
+ *   (not as U+FFFD, another id's); `~` too, so that it only ever marks what follows;
+ * - a segment of dots after `~`: `.` and `..` are segments every URL resolves (browsers, SDKs,
+ *   consoles), and so is `%2E%2E` in a URL written from the key as it is, so a clip link pointed
+ *   elsewhere;
+ * - a long id cut, its digest after `~`, so that ids differing past the cut get their own folders.
  */
 export function deviceKeySegment(deviceid: string): string {
-  const encoded = encodeURIComponent(deviceid.toWellFormed());
-  const segment = /^\.+$/.test(encoded) ? encoded.replaceAll(".", "%2E") : encoded;
+  const encoded = percentEncoded(deviceid);
+  const segment = /^\.+$/.test(encoded) ? `~${encoded}` : encoded;
   if (segment.length <= DEVICE_SEGMENT_MAX) return segment;
-  const digest = createHash("sha256").update(deviceid).digest("hex").slice(0, 16);
+  const digest = createHash("sha256").update(encoded).digest("hex").slice(0, 16);
   // Cut before an escape rather than inside one: "%E2%82" stays a run of whole escapes.
   const cut = segment.slice(0, DEVICE_SEGMENT_MAX - digest.length - 1).replace(/%[0-9A-F]?$/, "");
   return `${cut}~${digest}`;
+}
+
+function percentEncoded(text: string): string {
+  return text
+    .split(/(\p{Cs})/u)
+    .map((part, index) => (index % 2 === 1 ? wtf8Escapes(part) : encodeURIComponent(part)))
+    .join("")
+    .replaceAll("~", "%7E");
+}
+
+/** A lone surrogate's three bytes, as WTF-8 (UTF-8 extended to surrogates) writes them. */
+function wtf8Escapes(surrogate: string): string {
+  const unit = surrogate.charCodeAt(0);
+  return [0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)]
+    .map((byte) => `%${byte.toString(16).toUpperCase()}`)
+    .join("");
 }
 
 /**
