@@ -230,3 +230,19 @@ export function tagsOf(html: string): string[] {
     ([, slash, name]) => `${slash}${name}`,
   );
 }
+
+/** What the device cloud calls a device, its vehicle and its driver. */
+export interface DeviceNames {
+  vehicleid: string;
+  drivername: string;
+  deviceid: string;
+}
+
+/** Names of every kind for one device, its id one the device-id schema takes. */
+export function deviceNames(): fc.Arbitrary<DeviceNames> {
+  return fc.record({
+    vehicleid: untrustedString(),
+    drivername: untrustedString(),
+    deviceid: deviceIdArbitrary(),
+  });
+}

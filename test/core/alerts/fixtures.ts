@@ -1,4 +1,11 @@
-import { type AlertContext, type AlertFacts, gatherFacts } from "@fleet-alerts/core/alerts";
+import {
+  type AlertBody,
+  type AlertContext,
+  type AlertFacts,
+  type AlertMessage,
+  buildAlertMessage,
+  gatherFacts,
+} from "@fleet-alerts/core/alerts";
 import { type IncidentContext, resolveIncidentContext } from "@fleet-alerts/core/context";
 import { deviceEventSchema, type FleetDevice, fleetDeviceSchema } from "@fleet-alerts/core/devicecloud";
 import { DEFAULT_RULES, type Rule } from "@fleet-alerts/core/rules";
@@ -76,6 +83,29 @@ export function factsOf(overrides: Partial<AlertContext> = {}): AlertFacts {
 /** The facts of an event at `eventtime` in `fleetTimeZone`, without the device's status. */
 export function factsAt(eventtime: string, fleetTimeZone: string): AlertFacts {
   return factsOf({ event: eventAt(eventtime), fleetTimeZone, device: undefined });
+}
+
+/** The alert's messages for a device the device cloud names so (its id on the event too). */
+export function messageFor({
+  vehicleid,
+  drivername,
+  deviceid = "0012345678",
+}: {
+  vehicleid: string;
+  drivername: string;
+  deviceid?: string;
+}): AlertMessage {
+  return buildAlertMessage(
+    context({
+      device: fleetDevice({ vehicleid, drivername, deviceid }),
+      event: eventAt("2026-03-29T01:30:00.000Z", { deviceid }),
+    }),
+  );
+}
+
+/** The alert body as published for a device the device cloud names so. */
+export function bodyFor(names: Parameters<typeof messageFor>[0]): AlertBody {
+  return JSON.parse(messageFor(names).default) as AlertBody;
 }
 
 /** Vehicle and driver names that the one-line channels must squeeze into their alphabets and limits. */

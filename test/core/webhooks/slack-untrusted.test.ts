@@ -1,30 +1,14 @@
 import { fc, test } from "@fast-check/vitest";
-import { type AlertBody, buildAlertMessage } from "@fleet-alerts/core/alerts";
+import type { AlertBody } from "@fleet-alerts/core/alerts";
 import { type SlackMessage, slackMessage, thinAlert } from "@fleet-alerts/core/webhooks";
 import { describe, expect, it } from "vitest";
 import { slackWebhookMessage } from "../../fixtures/webhooks/block-kit.js";
-import {
-  deviceIdArbitrary,
-  isGraphemePrefix,
-  LINE_BREAK,
-  untrustedString,
-} from "../../support/untrusted-strings.js";
-import { context, eventAt, fleetDevice } from "../alerts/fixtures.js";
+import { deviceNames, isGraphemePrefix, LINE_BREAK } from "../../support/untrusted-strings.js";
+import { bodyFor } from "../alerts/fixtures.js";
 
 // A short token: the run's output is watched for share-link tokens (test/support/token-free-output.ts).
 const LINK = "https://alerts.example.com/i/tok";
 const OUR_LINK = `<${LINK}|Open the incident page>`;
-
-/** The alert body as published for a device the device cloud names so. */
-function bodyFor(vehicleid: string, drivername: string, deviceid = "0012345678"): AlertBody {
-  const message = buildAlertMessage(
-    context({
-      device: fleetDevice({ vehicleid, drivername, deviceid }),
-      event: eventAt("2026-03-29T01:30:00.000Z", { deviceid }),
-    }),
-  );
-  return JSON.parse(message.default) as AlertBody;
-}
 
 function slackFor(body: AlertBody, link: string | undefined = LINK): SlackMessage {
   return slackMessage(thinAlert(body, { link, includeDriverName: true }));
@@ -41,23 +25,20 @@ function textObjects(message: SlackMessage): TextObject[] {
   });
 }
 
-const sent = fc.record({
-  vehicleid: untrustedString(),
-  drivername: untrustedString(),
-  deviceid: deviceIdArbitrary(),
-  link: fc.constantFrom(LINK, undefined),
-});
+const sent = fc
+  .tuple(deviceNames(), fc.constantFrom(LINK, undefined))
+  .map(([names, link]) => ({ ...names, link }));
 
 describe("Slack messages, whatever the device cloud calls its vehicle, driver and device", () => {
   test.prop([sent], { numRuns: 1000 })("validate against Slack's Block Kit shapes and limits", (names) => {
-    const message = slackFor(bodyFor(names.vehicleid, names.drivername, names.deviceid), names.link);
+    const message = slackFor(bodyFor(names), names.link);
     expect(slackWebhookMessage.safeParse(message).error).toBeUndefined();
   });
 
   test.prop([sent], { numRuns: 1000 })(
     "hold no <…> but our own link, and no & but Slack's three escapes: no ping, mention or disguised link",
     (names) => {
-      const message = slackFor(bodyFor(names.vehicleid, names.drivername, names.deviceid), names.link);
+      const message = slackFor(bodyFor(names), names.link);
       for (const text of [message.text, ...textObjects(message).map((object) => object.text)]) {
         expect(text.replaceAll(OUR_LINK, "")).not.toMatch(/[<>]/);
         expect(text).not.toMatch(/&(?!amp;|lt;|gt;)/);
@@ -68,7 +49,7 @@ describe("Slack messages, whatever the device cloud calls its vehicle, driver an
   test.prop([sent], { numRuns: 1000 })(
     "put each field's value on the line after its label, and on that line only",
     (names) => {
-      const message = slackFor(bodyFor(names.vehicleid, names.drivername, names.deviceid), names.link);
+      const message = slackFor(bodyFor(names), names.link);
       const fields = message.blocks.flatMap((block) =>
         block.type === "section" ? (block.fields ?? []) : [],
       );
@@ -92,7 +73,7 @@ describe("Slack messages, whatever the device cloud calls its vehicle, driver an
   test.prop([sent], { numRuns: 1000 })(
     "have well-formed texts only (no half of an emoji), and every mrkdwn text taken verbatim",
     (names) => {
-      const message = slackFor(bodyFor(names.vehicleid, names.drivername, names.deviceid), names.link);
+      const message = slackFor(bodyFor(names), names.link);
       expect(message.text.isWellFormed()).toBe(true);
       for (const object of textObjects(message)) {
         expect(object.text.isWellFormed()).toBe(true);
@@ -108,7 +89,7 @@ describe("Slack messages: hostile names", () => {
     ["<@U123>", "&lt;@U123&gt;"],
     ["<https://evil.example|click>", "&lt;https://evil.example|click&gt;"],
   ])("show a vehicle named %s as text: no ping, mention or link", (vehicleid, escaped) => {
-    const message = slackFor(bodyFor(vehicleid, "Ada"));
+    const message = slackFor(bodyFor({ vehicleid: vehicleid, drivername: "Ada" }));
     const json = JSON.stringify(message);
     expect(json).not.toContain(vehicleid);
     expect(json).toContain(escaped);
@@ -116,7 +97,7 @@ describe("Slack messages: hostile names", () => {
   });
 
   it("keep a name with CR and LF on one line", () => {
-    const message = slackFor(bodyFor("TRK\r\n01\rX\nY", "Ada\r\nLovelace"));
+    const message = slackFor(bodyFor({ vehicleid: "TRK\r\n01\rX\nY", drivername: "Ada\r\nLovelace" }));
     const json = JSON.stringify(message);
     expect(json).toContain("*Vehicle*\\nTRK 01 X Y");
     expect(json).toContain("*Driver*\\nAda Lovelace");
@@ -125,7 +106,7 @@ describe("Slack messages: hostile names", () => {
 
   it("cut a name of 10,000 emoji between emoji", () => {
     const vehicleid = "🚚".repeat(5_000);
-    const message = slackWebhookMessage.parse(slackFor(bodyFor(vehicleid, "Ada")));
+    const message = slackWebhookMessage.parse(slackFor(bodyFor({ vehicleid: vehicleid, drivername: "Ada" })));
     const header = textObjects(message as SlackMessage)[0]?.text ?? "";
     expect(header.length).toBeLessThanOrEqual(150);
     expect(header.isWellFormed()).toBe(true);

@@ -1,12 +1,12 @@
-import { fc, test } from "@fast-check/vitest";
-import { type AlertBody, buildAlertMessage } from "@fleet-alerts/core/alerts";
+import { test } from "@fast-check/vitest";
+import type { AlertBody } from "@fleet-alerts/core/alerts";
 import { type TeamsMessage, teamsMessage, thinAlert } from "@fleet-alerts/core/webhooks";
 import MarkdownIt from "markdown-it";
 import { describe, expect, it } from "vitest";
 import { factList, headline } from "../../../packages/core/src/webhooks/payloads/thin.js";
 import { adaptiveCard15, teamsWorkflowMessage } from "../../fixtures/webhooks/adaptive-card-1.5.js";
-import { deviceIdArbitrary, LINE_BREAK, untrustedString } from "../../support/untrusted-strings.js";
-import { context, eventAt, fleetDevice } from "../alerts/fixtures.js";
+import { deviceNames, LINE_BREAK } from "../../support/untrusted-strings.js";
+import { bodyFor } from "../alerts/fixtures.js";
 
 // Short token: the run's output is watched for share-link tokens (test/support/token-free-output.ts).
 const LINK = "https://alerts.example.com/i/tok";
@@ -22,16 +22,6 @@ function seen(html: string): string {
   );
 }
 
-function bodyFor(vehicleid: string, drivername: string, deviceid = "0012345678"): AlertBody {
-  const message = buildAlertMessage(
-    context({
-      device: fleetDevice({ vehicleid, drivername, deviceid }),
-      event: eventAt("2026-03-29T01:30:00.000Z", { deviceid }),
-    }),
-  );
-  return JSON.parse(message.default) as AlertBody;
-}
-
 const thin = (body: AlertBody) => thinAlert(body, { link: LINK, includeDriverName: true });
 
 /** Each Markdown text of the card (TextBlocks and fact values), with the plain text it stands for. */
@@ -45,17 +35,13 @@ function markdownTexts(message: TeamsMessage, body: AlertBody): { text: string; 
   return texts.map((text, index) => ({ text, meant: meant[index] ?? "" }));
 }
 
-const sent = fc.record({
-  vehicleid: untrustedString(),
-  drivername: untrustedString(),
-  deviceid: deviceIdArbitrary(),
-});
+const sent = deviceNames();
 
 describe("Teams messages, whatever the device cloud calls its vehicle, driver and device", () => {
   test.prop([sent], { numRuns: 1000 })(
     "validate as a Workflows message holding an Adaptive Card 1.5",
     (names) => {
-      const message = teamsMessage(thin(bodyFor(names.vehicleid, names.drivername, names.deviceid)));
+      const message = teamsMessage(thin(bodyFor(names)));
       expect(teamsWorkflowMessage.safeParse(message).error).toBeUndefined();
       expect(adaptiveCard15.safeParse(message.attachments[0]?.content).error).toBeUndefined();
     },
@@ -64,7 +50,7 @@ describe("Teams messages, whatever the device cloud calls its vehicle, driver an
   test.prop([sent], { numRuns: 1000 })(
     "render every text as plain text: no link, emphasis, code, image or any other element",
     (names) => {
-      const body = bodyFor(names.vehicleid, names.drivername, names.deviceid);
+      const body = bodyFor(names);
       for (const { text } of markdownTexts(teamsMessage(thin(body)), body)) {
         const html = md.renderInline(text);
         expect(html).not.toMatch(/<a |<em>|<strong>|<code>|<img|<s>/);
@@ -74,13 +60,13 @@ describe("Teams messages, whatever the device cloud calls its vehicle, driver an
   );
 
   test.prop([sent], { numRuns: 1000 })("show exactly the text meant", (names) => {
-    const body = bodyFor(names.vehicleid, names.drivername, names.deviceid);
+    const body = bodyFor(names);
     for (const { text, meant } of markdownTexts(teamsMessage(thin(body)), body))
       expect(seen(md.renderInline(text))).toBe(meant);
   });
 
   test.prop([sent], { numRuns: 1000 })("hold no line break in any text", (names) => {
-    const body = bodyFor(names.vehicleid, names.drivername, names.deviceid);
+    const body = bodyFor(names);
     for (const { text } of markdownTexts(teamsMessage(thin(body)), body))
       expect(text).not.toMatch(LINE_BREAK);
   });
@@ -95,7 +81,7 @@ describe("Teams messages: Markdown in a vehicle's name", () => {
     ["www.evil.example", /<a /],
     ["a@b.example", /<a /],
   ])("show %s as written, not as markup", (vehicleid, markup) => {
-    const body = bodyFor(vehicleid, "Ada");
+    const body = bodyFor({ vehicleid: vehicleid, drivername: "Ada" });
     const card = teamsMessage(thin(body)).attachments[0]?.content;
     const facts = card?.body.flatMap((element) => (element.type === "FactSet" ? element.facts : [])) ?? [];
     const vehicle = facts.find(({ title }) => title === "Vehicle")?.value ?? "";

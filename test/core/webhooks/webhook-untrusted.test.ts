@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { fc, test } from "@fast-check/vitest";
-import { type AlertBody, buildAlertMessage } from "@fleet-alerts/core/alerts";
+import { test } from "@fast-check/vitest";
 import {
   payloadFor,
   signWebhook,
@@ -10,8 +9,8 @@ import {
 } from "@fleet-alerts/core/webhooks";
 import { Webhook } from "standardwebhooks";
 import { describe, expect } from "vitest";
-import { deviceIdArbitrary, untrustedString } from "../../support/untrusted-strings.js";
-import { context, eventAt, fleetDevice } from "../alerts/fixtures.js";
+import { type DeviceNames, deviceNames } from "../../support/untrusted-strings.js";
+import { bodyFor } from "../alerts/fixtures.js";
 
 // Short token: the run's output is watched for share-link tokens (test/support/token-free-output.ts).
 const LINK = "https://alerts.example.com/i/tok";
@@ -21,27 +20,7 @@ const key = webhookSecretSchema.parse(secret);
 // The receiver's side, with the specification's own library.
 const receiver = new Webhook(secret);
 
-function bodyFor({ vehicleid, drivername, deviceid }: Names): AlertBody {
-  const message = buildAlertMessage(
-    context({
-      device: fleetDevice({ vehicleid, drivername, deviceid }),
-      event: eventAt("2026-03-29T01:30:00.000Z", { deviceid }),
-    }),
-  );
-  return JSON.parse(message.default) as AlertBody;
-}
-
-interface Names {
-  vehicleid: string;
-  drivername: string;
-  deviceid: string;
-}
-
-const names = fc.record({
-  vehicleid: untrustedString(),
-  drivername: untrustedString(),
-  deviceid: deviceIdArbitrary(),
-});
+const names = deviceNames();
 
 describe("the generic webhook, whatever the device cloud calls its vehicle, driver and device", () => {
   test.prop([names], { numRuns: 1000 })(
@@ -67,7 +46,7 @@ describe("the generic webhook, whatever the device cloud calls its vehicle, driv
         { id: webhookMessageId(body.alertId, "depot"), body: payload, atMs: Date.now() },
         key,
       );
-      const received = receiver.verify(payload, { ...headers }) as { data: Names };
+      const received = receiver.verify(payload, { ...headers }) as { data: DeviceNames };
       expect(received).toEqual(JSON.parse(payload));
       expect(received.data).toMatchObject(sent);
     },

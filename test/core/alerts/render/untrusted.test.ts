@@ -1,38 +1,12 @@
 import type { PublishBatchCommand, PublishBatchRequestEntry, SNSClient } from "@aws-sdk/client-sns";
-import { fc, test } from "@fast-check/vitest";
-import { type AlertMessage, buildAlertMessage, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
+import { test } from "@fast-check/vitest";
+import { SnsAlertPublisher } from "@fleet-alerts/core/alerts";
 import { describe, expect } from "vitest";
 import { sqsRefusal } from "../../../support/fakes/queue.js";
-import {
-  deviceIdArbitrary,
-  LINE_BREAK,
-  linesOf,
-  untrustedString,
-} from "../../../support/untrusted-strings.js";
-import { context, eventAt, fleetDevice, GSM_SAFE_ASCII, PRINTABLE_ASCII } from "../fixtures.js";
+import { deviceNames, LINE_BREAK, linesOf } from "../../../support/untrusted-strings.js";
+import { GSM_SAFE_ASCII, messageFor, PRINTABLE_ASCII } from "../fixtures.js";
 
-interface Names {
-  vehicleid: string;
-  drivername: string;
-  deviceid: string;
-}
-
-const names = fc.record({
-  vehicleid: untrustedString(),
-  drivername: untrustedString(),
-  deviceid: deviceIdArbitrary(),
-});
-
-/** The alert's messages for a device the device cloud names so. */
-function messageFor({ vehicleid, drivername, deviceid }: Names): AlertMessage {
-  return buildAlertMessage(
-    context({
-      device: fleetDevice({ vehicleid, drivername, deviceid }),
-      event: eventAt("2026-03-29T01:30:00.000Z", { deviceid }),
-      suppressedBefore: 2,
-    }),
-  );
-}
+const names = deviceNames();
 
 const PLAIN = messageFor({ vehicleid: "V", drivername: "D", deviceid: "d" });
 
