@@ -2,7 +2,7 @@ import { fc, test } from "@fast-check/vitest";
 import { digestModel } from "@fleet-alerts/core/notices";
 import type { RoutedItem } from "@fleet-alerts/core/routing";
 import { deviceShown, displayName } from "@fleet-alerts/core/text";
-import { describe, expect } from "vitest";
+import { describe, expect, it } from "vitest";
 import { digestText } from "../../../packages/core/src/notices/digest-text.js";
 import { alertLine } from "../../../packages/core/src/notices/format.js";
 import { deviceIdArbitrary, LINE_BREAK, linesOf, untrustedString } from "../../support/untrusted-strings.js";
@@ -91,5 +91,34 @@ describe("the daily digest, whatever the device cloud calls the vehicles and dev
   })("holds no control character but its own line breaks, and no bidi control", (alerts, listed) => {
     const email = digestEmail(alerts, listed);
     expect(email.replaceAll("\n", "")).not.toMatch(/[\p{Cc}\p{Bidi_Control}]/u);
+  });
+});
+
+describe("the examples that forged lines of a digest", () => {
+  it("keeps a vehicle id with CR/LF on its alert's line, and the digest's other lines as they were", () => {
+    const forged = {
+      vehicleid: "TRK 01\r\n- 2026-03-29 09:00  all-clear (info)  vehicle TRK 01",
+      deviceid: "D1",
+    };
+    expect(alertLine(ZONE, routed(forged, 0))).toBe(
+      "2026-03-29 00:01  gsensor (critical)  vehicle TRK 01 - 2026-03-29 09:00 all-clear (info) vehicle TRK 01 (device D1)",
+    );
+    const email = digestEmail([forged, { vehicleid: "TRK 02", deviceid: "D2" }], 2);
+    expect(email.split("\n")).toHaveLength(
+      digestEmail(
+        [
+          { vehicleid: "V0", deviceid: "d" },
+          { vehicleid: "V1", deviceid: "d" },
+        ],
+        2,
+      ).split("\n").length,
+    );
+    expect(email.split("\n").filter((line) => line.startsWith("- "))).toHaveLength(2);
+  });
+
+  it("names a device whose vehicle id is blank by its id, and a device id of dots as it is", () => {
+    expect(alertLine(ZONE, routed({ vehicleid: " \t ", deviceid: ".." }, 0))).toBe(
+      "2026-03-29 00:01  gsensor (critical)  device ..",
+    );
   });
 });
