@@ -6,7 +6,7 @@ import type { OpsChannel, SetAsideRecords } from "./ports.js";
 
 export interface SetAsideDependencies {
   records: SetAsideRecords;
-  /** Absent where the stage has no ops topic (a test's bare environment): recorded and logged only. */
+  /** Absent where the stage has no ops topic (a test's bare environment): kept and logged, never marked told. */
   ops?: OpsChannel;
   observer: Observer;
   logger: StructuredLogger;
@@ -31,10 +31,12 @@ export class SetAside {
       const { setAsideAtMs: _at, toldAtMs: _told, ...ids } = entry;
       observer.observe({ type: "record-set-aside", ...ids });
     }
-    for (const [account, ofAccount] of groupBy(untold, (entry) => entry.account)) {
-      if (ops) await ops.tell(setAsideNotice(account, ofAccount));
-      else logger.warn("records set aside, and no ops topic to tell", { account, count: ofAccount.length });
+    if (!ops) {
+      logger.warn("records set aside, and no ops topic to tell", { count: untold.length });
+      return;
     }
+    for (const [account, ofAccount] of groupBy(untold, (entry) => entry.account))
+      await ops.tell(setAsideNotice(account, ofAccount));
     await records.markTold(untold, now());
   }
 }
