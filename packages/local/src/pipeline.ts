@@ -17,8 +17,7 @@ import { serveIncidentApp } from "@fleet-alerts/functions/incident-server";
 import { createNoticesHandler } from "@fleet-alerts/functions/notices";
 import { createPollHandler } from "@fleet-alerts/functions/poll";
 import { createWebhookHandler } from "@fleet-alerts/functions/webhook";
-import type { DeviceIdentity } from "@fleet-alerts/simulator";
-import { type EventCoordinates, type Simulator, start as startSimulator } from "@fleet-alerts/simulator";
+import type { DeviceIdentity, EventCoordinates, Simulator } from "@fleet-alerts/simulator";
 import type { Context } from "aws-lambda";
 import { DEFAULT_ACCOUNT_COUNT, passwordEnvOf, REAL_ACCOUNT_ID, simulatedAccountIds } from "./accounts.js";
 import { CONTEXT, deliver, every, runLoops } from "./delivery.js";
@@ -27,6 +26,7 @@ import { copyBag, throttled } from "./evidence-files.js";
 import { DEFAULT_GROUPS_FILE, forAccounts, LOCAL_WEBHOOK_TARGET } from "./groups.js";
 import { subscribeRecipients } from "./recipients-inbox.js";
 import { type LocalLine, type LocalTotals, reporting } from "./report.js";
+import { startSimulatedFleets } from "./simulated-fleets.js";
 import { targetEnv } from "./webhook.js";
 
 export interface LocalOptions {
@@ -103,32 +103,14 @@ export async function startLocalPipeline(
       options.deviceCloud ? [REAL_ACCOUNT_ID] : simulated,
     );
   const emulators = await startEmulators({ subscribeInbox: false });
-  const simulators = new Map<string, Simulator>();
-  const accounts: { id: string; baseUrl: string; username: string; password: string }[] = [];
   // One clock start for all fleets: the handlers live by the first fleet's clock.
   const clock = { start: new Date(), speed: options.speed };
-  if (options.deviceCloud) accounts.push({ id: REAL_ACCOUNT_ID, ...options.deviceCloud });
-  else {
-    for (const [index, id] of simulated.entries()) {
-      const password = randomBytes(12).toString("base64url");
-      const simulator = await startSimulator({
-        seed: options.seed + index,
-        devices: options.devices,
-        // Serial numbers a million apart: which fleet an event came from shows in its number.
-        serialStart: 1_000_000n * BigInt(index + 1),
-        // Each account its own credentials, as separate customers' accounts have.
-        accounts: [{ username: id, password, admin: false }],
-        historyHours: 1,
-        clock,
-        ...(options.eventCoordinates && { eventCoordinates: options.eventCoordinates }),
-        ...(index === 0 && options.identities && { identities: options.identities }),
-        // Small clips: a minute of video is about 1 MB.
-        bitrateBitsPerSecond: 128_000,
-      });
-      simulators.set(id, simulator);
-      accounts.push({ id, baseUrl: simulator.url, username: id, password });
-    }
-  }
+  const { simulators, accounts } = options.deviceCloud
+    ? {
+        simulators: new Map<string, Simulator>(),
+        accounts: [{ id: REAL_ACCOUNT_ID, ...options.deviceCloud }],
+      }
+    : await startSimulatedFleets(simulated, { ...options, clock });
   const firstSimulator = [...simulators.values()][0];
   // The handlers read the groups file (GROUPS_FILE); a run's own copy, as --webhook may add to it.
   const groupsFolder = await mkdtemp(join(tmpdir(), "fleet-alerts-groups-"));
