@@ -67,7 +67,15 @@ export function buildEvidence(
       }),
     },
   });
-  evidence.addEventSource(new SqsEventSource(evidenceQueue, { batchSize: 1, reportBatchItemFailures: true }));
+  // At most evidenceConcurrency downloads from the vendor's service at once; the rest wait in the
+  // queue, not received (so not counted against their receives).
+  evidence.addEventSource(
+    new SqsEventSource(evidenceQueue, {
+      batchSize: 1,
+      reportBatchItemFailures: true,
+      maxConcurrency: config.evidenceConcurrency,
+    }),
+  );
 
   // ---- least privilege: named actions on named resources ----
   allow(evidence, ["dynamodb:GetItem", "dynamodb:UpdateItem"], [table.tableArn]);

@@ -2,7 +2,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod";
 import { publicBaseUrlProblem } from "../packages/core/src/alerts/incident-link.js";
-import { LAMBDA_MAX_TIMEOUT_SECONDS } from "../packages/core/src/aws-limits.js";
+import {
+  LAMBDA_MAX_TIMEOUT_SECONDS,
+  SQS_EVENT_SOURCE_MAX_CONCURRENCY,
+  SQS_EVENT_SOURCE_MIN_CONCURRENCY,
+} from "../packages/core/src/aws-limits.js";
 import {
   DEFAULT_DEADLINE_MARGIN_SECONDS,
   DEFAULT_EVIDENCE_GIVE_UP_HOURS,
@@ -19,6 +23,7 @@ import {
 } from "../packages/core/src/config/fields.js";
 import { accountSettingsListSchema } from "../packages/core/src/config/poller-config.js";
 import { timeZoneSchema } from "../packages/core/src/config/time-zone.js";
+import { DEFAULT_EVIDENCE_CONCURRENCY } from "../packages/core/src/evidence/queue-policy.js";
 
 const e164 = z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an E.164 number like +4915112345678");
 
@@ -90,6 +95,13 @@ export const stageConfigSchema = z
     evidenceInfrequentAfterDays: z.number().int().min(1).default(30),
     /** The cursor-lag alarm fires above this. */
     lagAlarmSeconds: z.number().int().min(60).default(600),
+    /** Evidence jobs run at once, at most: the load put on the vendor's playback server (queue-policy.ts). */
+    evidenceConcurrency: z
+      .number()
+      .int()
+      .min(SQS_EVENT_SOURCE_MIN_CONCURRENCY)
+      .max(SQS_EVENT_SOURCE_MAX_CONCURRENCY)
+      .default(DEFAULT_EVIDENCE_CONCURRENCY),
     /** EVIDENCE_GIVE_UP_HOURS of the evidence function. */
     evidenceGiveUpHours: evidenceGiveUpHoursSchema.default(DEFAULT_EVIDENCE_GIVE_UP_HOURS),
     /** Who makes the claim packs (bag-info.txt's Source-Organization): the fleet's operator. */

@@ -298,6 +298,8 @@ describe("functions", () => {
       EventSourceArn: arn(logicalId("AWS::SQS::Queue", /^EvidenceQueue/)),
       FunctionResponseTypes: ["ReportBatchItemFailures"],
       BatchSize: 1,
+      // The stage's evidenceConcurrency: at most six downloads from the vendor's service at once.
+      ScalingConfig: { MaximumConcurrency: 6 },
     });
     template.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
       FunctionName: { Ref: logicalId("AWS::Lambda::Function", /^Confirm/) },

@@ -130,6 +130,13 @@ describe("a stage file refuses what the functions refuse", () => {
     }
   });
 
+  it("runs four evidence jobs at once by default, and takes only what an SQS event source allows", async () => {
+    expect(loadStageConfig("absent", root).evidenceConcurrency).toBe(4);
+    expect(await stageError({ evidenceConcurrency: 1 })).toContain("evidenceConcurrency:");
+    expect(await stageError({ evidenceConcurrency: 1001 })).toContain("evidenceConcurrency:");
+    expect(await stageError({ evidenceConcurrency: 2.5 })).toContain("evidenceConcurrency:");
+  });
+
   it("passes the UTC offset through in the form it was written", async () => {
     await writeFile(
       join(root, "infra", "stages", "offsets.json"),

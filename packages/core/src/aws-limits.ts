@@ -13,6 +13,9 @@ export const SQS_MAX_RETENTION_SECONDS = 1_209_600;
 export const SQS_MAX_BATCH_ENTRIES = 10;
 /** SQS: the largest message, body and attributes in UTF-8 bytes; also the most a SendMessageBatch carries. */
 export const SQS_MAX_MESSAGE_BYTES = 1_048_576;
+/** Lambda: the bounds of an SQS event source's maximum concurrency (its ScalingConfig). */
+export const SQS_EVENT_SOURCE_MIN_CONCURRENCY = 2;
+export const SQS_EVENT_SOURCE_MAX_CONCURRENCY = 1_000;
 /** SNS: entries per PublishBatch. */
 export const SNS_MAX_BATCH_ENTRIES = 10;
 /** SNS: the largest message, body and attributes in UTF-8 bytes; also the most a PublishBatch carries. */

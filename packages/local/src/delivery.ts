@@ -15,12 +15,12 @@ import { sqsEvent } from "./sqs-event.js";
 // A Lambda context is not needed by the handlers beyond this.
 export const CONTEXT = { getRemainingTimeInMillis: () => 30_000 } as Context;
 
-/** One receive as an event source mapping does it: up to ten messages, waiting a second for any. */
-export async function receive(sqs: SQSClient, queueUrl: string): Promise<Message[]> {
+/** One receive as an event source mapping does it: up to `batchSize` messages, waiting a second for any. */
+export async function receive(sqs: SQSClient, queueUrl: string, batchSize = 10): Promise<Message[]> {
   const { Messages } = await sqs.send(
     new ReceiveMessageCommand({
       QueueUrl: queueUrl,
-      MaxNumberOfMessages: 10,
+      MaxNumberOfMessages: batchSize,
       WaitTimeSeconds: 1,
       MessageSystemAttributeNames: ["ApproximateReceiveCount"],
     }),
@@ -33,8 +33,9 @@ export async function deliver(
   sqs: SQSClient,
   queueUrl: string,
   handler: (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>,
+  batchSize = 10,
 ): Promise<void> {
-  const messages = await receive(sqs, queueUrl);
+  const messages = await receive(sqs, queueUrl, batchSize);
   if (messages.length === 0) return;
   const failed = new Set(
     (await handler(sqsEvent(messages), CONTEXT)).batchItemFailures.map((failure) => failure.itemIdentifier),
@@ -60,6 +61,20 @@ export function every(everyMs: number, step: () => Promise<unknown>): LoopStep {
     const waitMs = Math.max(0, everyMs - (Date.now() - started));
     await sleep(waitMs, undefined, { signal: stopping }).catch(() => undefined);
   };
+}
+
+/**
+ * An event source mapping with a maximum concurrency of `count` and batches of one: `count` loops,
+ * each delivering one message at a time, so that no more than `count` run at once and the others
+ * wait in the queue, not received.
+ */
+export function consumers(
+  count: number,
+  sqs: SQSClient,
+  queueUrl: string,
+  handler: (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>,
+): LoopStep[] {
+  return Array.from({ length: count }, () => () => deliver(sqs, queueUrl, handler, 1));
 }
 
 /** One turn of a loop; `stopping` aborts when the loops are stopped. */

@@ -9,6 +9,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Observer, StructuredLogger } from "@fleet-alerts/core";
+import { DEFAULT_EVIDENCE_CONCURRENCY } from "@fleet-alerts/core/evidence";
 import { type GroupsFile, loadGroupsFile } from "@fleet-alerts/core/routing";
 import { createConfirmHandler } from "@fleet-alerts/functions/confirm";
 import { createEscalateHandler } from "@fleet-alerts/functions/escalate";
@@ -20,7 +21,7 @@ import { createWebhookHandler } from "@fleet-alerts/functions/webhook";
 import type { DeviceIdentity, EventCoordinates, Simulator } from "@fleet-alerts/simulator";
 import type { Context } from "aws-lambda";
 import { DEFAULT_ACCOUNT_COUNT, passwordEnvOf, REAL_ACCOUNT_ID, simulatedAccountIds } from "./accounts.js";
-import { CONTEXT, deliver, every, runLoops } from "./delivery.js";
+import { CONTEXT, consumers, deliver, every, runLoops } from "./delivery.js";
 import { type Emulators, startEmulators } from "./emulators.js";
 import { copyBag, throttled } from "./evidence-files.js";
 import { DEFAULT_GROUPS_FILE, forAccounts, LOCAL_WEBHOOK_TARGET } from "./groups.js";
@@ -54,6 +55,8 @@ export interface LocalOptions {
   fleetTimeZone: string;
   /** How the simulator writes events' coordinates ("null" exercises the GPS-track fallback). */
   eventCoordinates?: EventCoordinates;
+  /** Evidence jobs run at once, at most, as a stage's `evidenceConcurrency` (default 4). */
+  evidenceConcurrency?: number;
   /** What the first simulated fleet calls its first devices (a hostile service's names, say). */
   identities?: DeviceIdentity[];
   /**
@@ -216,7 +219,13 @@ export async function startLocalPipeline(
         ? every(deployed.runEverySeconds * 1000, () => poll({}, lambdaContext(deployed.timeoutSeconds)))
         : every(options.pollEverySeconds * 1000, () => poll({}, CONTEXT)),
       () => deliver(sqs, emulators.queues.confirm, confirm),
-      () => deliver(sqs, emulators.queues.evidence, evidence),
+      // As deployed: at most evidenceConcurrency jobs download from the device cloud at once.
+      ...consumers(
+        options.evidenceConcurrency ?? DEFAULT_EVIDENCE_CONCURRENCY,
+        sqs,
+        emulators.queues.evidence,
+        evidence,
+      ),
       () => deliver(sqs, emulators.queues.escalation, escalate),
       () => deliver(sqs, emulators.queues.webhook, webhook),
       // Every 5 minutes deployed; here every 5 simulated minutes, at least once a real second.

@@ -10,6 +10,15 @@
  */
 export const EVIDENCE_MAX_RECEIVES = 5;
 
+/**
+ * How many evidence jobs run at once, by default (the stage's `evidenceConcurrency`): each
+ * downloads playback from the vendor's service, whose rate limits nobody knows, and a catch-up after
+ * an outage queues hundreds at a time. The event source's maximum concurrency holds the others in
+ * the queue without receiving them, so waiting costs a job none of its receives; the local mode
+ * runs as many consumers.
+ */
+export const DEFAULT_EVIDENCE_CONCURRENCY = 4;
+
 /** The Offline-confirmation queue's maxReceiveCount. */
 export const CONFIRM_MAX_RECEIVES = 5;
 
