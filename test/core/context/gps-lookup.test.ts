@@ -1,4 +1,4 @@
-import { lookUpGpsHistories } from "@fleet-alerts/core/context";
+import { LOOKUP_SPAN_MAX_MS, lookUpGpsHistories } from "@fleet-alerts/core/context";
 import { DeviceCloudTimeoutError } from "@fleet-alerts/core/devicecloud";
 import { describe, expect, it } from "vitest";
 import { FakeDeviceCloud } from "../../support/fakes/index.js";
@@ -56,6 +56,20 @@ describe("lookUpGpsHistories", () => {
     });
     expect(historyAt("B", "2026-01-05T12:00:10.000Z")).toEqual({ status: "unavailable", reason: "empty" });
     expect(historyAt("B", "2026-01-05T12:30:00.000Z")).toBeUndefined();
+  });
+
+  it("cuts a device's stretch of events at 30 minutes a call, however long it goes on", async () => {
+    const client = new FakeDeviceCloud();
+    // An event every 2 minutes for 3 hours: one stretch by the gap alone.
+    const events = Array.from({ length: 91 }, (_, index) =>
+      at("A", new Date(Date.parse("2026-01-05T09:00:00Z") + index * 120_000).toISOString()),
+    );
+    const histories = await lookUpGpsHistories(events, client, { ...SETTINGS, budgetMs: 5_000 });
+    expect(client.gpsRequests).toHaveLength(6);
+    for (const request of client.gpsRequests)
+      expect(Number(request.end) - Number(request.start)).toBeLessThanOrEqual(LOOKUP_SPAN_MAX_MS / 1000 + 61);
+    // Every event is still looked up, by the call covering it.
+    for (const event of events) expect(histories.at("A", Date.parse(event.eventtime))).toBeDefined();
   });
 
   it("gives up on a slow device at the budget, and skips the devices not reached by then", async () => {

@@ -202,13 +202,14 @@ describe("the cost of positions", () => {
   it("makes one /api/gps call per device and stretch of its alerts in a chunk", async () => {
     const fakes = fakePollerDependencies(NOW);
     const { client } = fakes.deps;
-    // 700 alerting events on 7 devices, each device every 70 s: two chunks, of 500 and 200.
+    // 700 alerting events on 7 devices, each device every 21 s: two chunks, of 500 and 200, each
+    // device's alerts within the 30 minutes one call covers at most (LOOKUP_SPAN_MAX_MS).
     const events = Array.from({ length: 700 }, (_, index) =>
-      event(BigInt(index + 1), `D${index % 7}`, 16, T(8000 - index * 10), {}),
+      event(BigInt(index + 1), `D${index % 7}`, 16, T(8000 - index * 3), {}),
     );
     // D0 goes quiet for 10 minutes in the first chunk: its alerts on either side need calls of their own.
     const quiet = (alert: DeviceEvent) =>
-      alert.deviceid === "D0" && Number(alert.serialno) > 200 && Number(alert.serialno) <= 260;
+      alert.deviceid === "D0" && Number(alert.serialno) > 200 && Number(alert.serialno) <= 400;
     client.events.push(...events.filter((alert) => !quiet(alert)));
     void fakes.deps.cursors.advance("east", undefined, 0n, NOW);
     const summary = await pollAccount(SETTINGS, fakes.deps, Number.POSITIVE_INFINITY);
@@ -234,7 +235,7 @@ describe("the cost of positions", () => {
           ),
           range(
             deviceid,
-            ofDevice.filter((alert) => Number(alert.serialno) > 260),
+            ofDevice.filter((alert) => Number(alert.serialno) > 400),
           ),
         ];
       }),

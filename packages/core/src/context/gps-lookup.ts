@@ -24,6 +24,13 @@ const CONCURRENT_LOOKUPS = 8;
  */
 export const SHARED_CALL_GAP_MS = 180_000;
 
+/**
+ * The longest span one call covers: a device whose events follow each other all afternoon (a
+ * backlog after an outage, a flapping sensor) would otherwise get hours of points in one answer.
+ * 30 minutes is 360 points at the 5-second rate; a longer stretch takes several calls.
+ */
+export const LOOKUP_SPAN_MAX_MS = 30 * 60_000;
+
 /** What one /api/gps call found, for the events of one device between `fromMs` and `toMs`. */
 export interface GpsLookup {
   deviceid: string;
@@ -53,8 +60,8 @@ export class GpsHistories {
 
 /**
  * The GPS history around each event: one /api/gps call per device and stretch of its events
- * (events closer than SHARED_CALL_GAP_MS share one), covering them plus the nearest-point tolerance
- * either side, all calls inside one time budget. A call that fails, is slow, or is not reached
+ * (events closer than SHARED_CALL_GAP_MS share one, over LOOKUP_SPAN_MAX_MS at most), covering them
+ * plus the nearest-point tolerance either side, all calls inside one time budget. A call that fails, is slow, or is not reached
  * within the budget gets the reason instead of a track; nothing here throws, so a lookup can delay
  * a chunk by the budget at most, never stop it.
  */
@@ -152,8 +159,12 @@ function lookupWindows(events: readonly Pick<DeviceEvent, "deviceid" | "eventtim
   for (const [deviceid, times] of timesByDevice) {
     let open: LookupWindow | undefined;
     for (const ms of times.sort((a, b) => a - b)) {
-      // The gap between the two calls' ranges, each widened by the tolerance.
-      if (open && ms - open.toMs - 2 * NEAREST_POINT_TOLERANCE_MS <= SHARED_CALL_GAP_MS) {
+      // The gap between the two calls' ranges, each widened by the tolerance; and a bounded span.
+      if (
+        open &&
+        ms - open.toMs - 2 * NEAREST_POINT_TOLERANCE_MS <= SHARED_CALL_GAP_MS &&
+        ms - open.fromMs <= LOOKUP_SPAN_MAX_MS
+      ) {
         open.toMs = ms;
       } else {
         open = { deviceid, fromMs: ms, toMs: ms };
