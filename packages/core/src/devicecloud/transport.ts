@@ -1,5 +1,4 @@
-import { singleLine } from "../text/alphabet.js";
-import { shorten } from "../text/fit.js";
+import { displayText } from "../text/display.js";
 import { ENDPOINTS, type EndpointName } from "./endpoints.js";
 import {
   DeviceCloudError,
@@ -121,7 +120,7 @@ function serviceMessage(text: string, secrets: readonly string[]): string | unde
   );
   if (said === undefined) return undefined;
   // The service's words reach errors, logs and the CLI: on one line, without controls, cut between graphemes.
-  return shorten(redactSecrets(singleLine(said), secrets), MAX_SERVICE_MESSAGE_LENGTH, "…");
+  return displayText(redactSecrets(said, secrets), MAX_SERVICE_MESSAGE_LENGTH);
 }
 
 /** Retry-After in seconds or as an HTTP date, in milliseconds from now. */

@@ -1,6 +1,5 @@
 import { awsText } from "../aws-text.js";
-import { singleLine } from "../text/alphabet.js";
-import { shorten } from "../text/fit.js";
+import { deviceShown, displayText } from "../text/display.js";
 import type { SetAsideEntry } from "./entry.js";
 import type { OpsNotice } from "./ports.js";
 
@@ -26,8 +25,8 @@ export function setAsideNotice(account: string, entries: readonly SetAsideEntry[
   const listed = entries.slice(0, NOTICE_MAX_ENTRIES).map((entry) => {
     const what = entry.alertId ?? `${entry.ruleId} #${entry.serialno}`;
     const target = entry.targetId === undefined ? "" : ` for target ${entry.targetId}`;
-    const reason = shorten(singleLine(entry.reason), REASON_MAX);
-    return `- ${what}, device ${shorten(singleLine(entry.deviceid), 130)}: ${WHAT[entry.step]}${target}. AWS refused it for good: ${reason}`;
+    const reason = displayText(entry.reason, REASON_MAX);
+    return `- ${what}, device ${deviceShown(entry.deviceid)}: ${WHAT[entry.step]}${target}. AWS refused it for good: ${reason}`;
   });
   const more = entries.length - listed.length;
   const count = `${entries.length} record${entries.length === 1 ? "" : "s"}`;
