@@ -15,7 +15,13 @@ import { AccountLock, CursorStore } from "@fleet-alerts/core/cursor";
 import { DeviceCloudClient } from "@fleet-alerts/core/devicecloud";
 import type { EvidenceDependencies } from "@fleet-alerts/core/evidence";
 import { OfflineCheckStore } from "@fleet-alerts/core/offline";
-import { type AccountPoller, RejectedEventStore, RuleStateStore, TickCarry } from "@fleet-alerts/core/poller";
+import {
+  type AccountPoller,
+  type PollerDependencies,
+  RejectedEventStore,
+  RuleStateStore,
+  TickCarry,
+} from "@fleet-alerts/core/poller";
 import { SqsSender } from "@fleet-alerts/core/queue";
 import {
   DynamoRoutingItemStore,
@@ -93,6 +99,8 @@ export interface RuntimeOverrides {
   timeScale?: number;
   /** How evidence downloads are going, for a live display. */
   evidenceProgress?: EvidenceDependencies["progress"];
+  /** Smaller pages and chunks than production's, for tests that cross their boundaries with fewer events. */
+  pollSizes?: Pick<PollerDependencies, "chunkEvents" | "pageEvents" | "scanSerials">;
 }
 
 /**
@@ -136,6 +144,7 @@ export async function buildRuntime(
     logger: log,
     observer,
     now,
+    ...overrides.pollSizes,
     ...(config.PUBLIC_BASE_URL &&
       config.SHARE_LINK_SECRET && {
         alertLinks: new AlertLinks(new ShareStore(table), {

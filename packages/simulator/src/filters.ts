@@ -13,6 +13,7 @@
 import type { EventLog, LoggedEvent } from "./eventlog.js";
 import { EVENT_COLUMNS, type EventColumn } from "./events.js";
 import type { JsonObject } from "./json.js";
+import type { IgnorableFilter } from "./options.js";
 import {
   invalid,
   optionalBoolean,
@@ -50,7 +51,12 @@ export interface EventQuery {
   matches(entry: LoggedEvent): boolean;
 }
 
-export function parseEventQuery(body: JsonObject, timeZoneOffsetMinutes: number): EventQuery {
+/** The query of `body`; filters in `ignores` are checked but not applied, as a harsh service may do. */
+export function parseEventQuery(
+  body: JsonObject,
+  timeZoneOffsetMinutes: number,
+  ignores: ReadonlySet<IgnorableFilter> = new Set(),
+): EventQuery {
   const offsetMs = timeZoneOffsetMinutes * MINUTE_MS;
   const tests: ((entry: LoggedEvent) => boolean)[] = [];
 
@@ -60,7 +66,8 @@ export function parseEventQuery(body: JsonObject, timeZoneOffsetMinutes: number)
     tests.push((entry) => entry.event.serialno.toString() === serialno);
   }
   const afterSerialno = optionalSerialNumber(body, "afterSerialno");
-  const beforeSerialno = optionalSerialNumber(body, "beforeSerialno");
+  const askedBeforeSerialno = optionalSerialNumber(body, "beforeSerialno");
+  const beforeSerialno = ignores.has("beforeSerialno") ? undefined : askedBeforeSerialno;
   if (afterSerialno !== undefined) tests.push((entry) => entry.event.serialno > afterSerialno);
   if (beforeSerialno !== undefined) tests.push((entry) => entry.event.serialno <= beforeSerialno);
 
@@ -111,10 +118,11 @@ export function parseEventQuery(body: JsonObject, timeZoneOffsetMinutes: number)
     tests.push((entry) => entry.event.downloadtype === downloadtype);
   }
 
+  const columns = parseColumns(optionalStringArray(body, "columns"));
   return {
     afterSerialno,
     beforeSerialno,
-    columns: parseColumns(optionalStringArray(body, "columns")),
+    columns: ignores.has("columns") ? undefined : columns,
     matches: (entry) => tests.every((test) => test(entry)),
   };
 }

@@ -16,7 +16,16 @@ export interface EventQueryHarshOptions {
   order?: "asc" | "desc";
   /** Seeded fraction (0..1) of returned events that are repeated in the response. Default 0. */
   duplicateRate?: number;
+  /**
+   * Filters the service accepts and then does not apply, answering as if they were not sent (the
+   * spec does not say how filters combine). Default none.
+   */
+  ignores?: IgnorableFilter[];
 }
+
+/** The event query filters a harsh service may ignore. */
+export const IGNORABLE_FILTERS = ["columns", "beforeSerialno"] as const;
+export type IgnorableFilter = (typeof IGNORABLE_FILTERS)[number];
 
 /**
  * What the service calls a device and its vehicle and driver, replacing the seeded ones: whatever
@@ -69,6 +78,7 @@ export interface ResolvedHarshOptions {
   maxResults: number;
   order: "asc" | "desc";
   duplicateRate: number;
+  ignores: ReadonlySet<IgnorableFilter>;
 }
 
 export interface ResolvedOptions {
@@ -161,6 +171,13 @@ export function resolveHarsh(options: EventQueryHarshOptions): ResolvedHarshOpti
     ),
     order,
     duplicateRate: checkNumber("eventQuery.duplicateRate", options.duplicateRate ?? 0, 0, 1),
+    ignores: new Set(
+      (options.ignores ?? []).map((filter) => {
+        if (!IGNORABLE_FILTERS.includes(filter))
+          throw new Error(`eventQuery.ignores: names from ${IGNORABLE_FILTERS.join(", ")}`);
+        return filter;
+      }),
+    ),
   };
 }
 

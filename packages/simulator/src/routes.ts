@@ -86,8 +86,8 @@ const ROUTES: Readonly<Record<PostEndpoint, PostRoute>> = {
   eventquery: {
     fields: EVENT_QUERY_FIELDS,
     handle: (body, context) => {
-      const query = parseEventQuery(body, context.timeZoneOffsetMinutes);
       const harsh = context.harsh();
+      const query = parseEventQuery(body, context.timeZoneOffsetMinutes, harsh.ignores);
       const selected = selectEvents(context.simulation.log, query, harsh.maxResults);
       return shapePage(selected, harsh, context.harshRng).map((entry) =>
         toWireEvent(entry.event, query.columns),

@@ -180,6 +180,72 @@ describe("playback stream failures", () => {
   });
 });
 
+describe("event answers read as a stream", () => {
+  const event = (serial: number) => ({
+    serialno: String(serial),
+    deviceid: "D1",
+    eventtime: "2026-01-05T10:00:00.000Z",
+    appdevid: 13,
+  });
+  /** Rows as `readEvents` handed them to the rows of each attempt. */
+  const rowsPerAttempt = () => {
+    const attempts: string[][] = [];
+    return {
+      attempts,
+      open: () => {
+        const rows: string[] = [];
+        attempts.push(rows);
+        return {
+          rows,
+          onEvent: (row: { serialno: bigint }) => void rows.push(`event ${row.serialno}`),
+          onRejected: (row: { serialno?: bigint }) => void rows.push(`rejected ${row.serialno}`),
+        };
+      },
+    };
+  };
+
+  it("hands on each row as it arrives, and starts over with fresh rows when an attempt is cut off", async () => {
+    const body = JSON.stringify([event(1), { ...event(2), eventtime: "soon" }, event(3)]);
+    const cutOff: Parameters<typeof startScriptedServer>[0][number] = (response) => {
+      response.writeHead(200, { "content-type": "application/json" }); // chunked
+      response.write(body.slice(0, body.indexOf('{"serialno":"3"')));
+      setTimeout(() => response.socket?.destroy(), 20);
+    };
+    const inPieces: Parameters<typeof startScriptedServer>[0][number] = (response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      for (let at = 0; at < body.length; at += 7) response.write(body.slice(at, at + 7));
+      response.end();
+    };
+    const { client, warnings } = await clientFor([cutOff, inPieces]);
+    const { attempts, open } = rowsPerAttempt();
+    const rows = await client.readEvents({ afterSerialno: 0 }, open);
+    expect(attempts).toEqual([
+      ["event 1", "rejected 2"],
+      ["event 1", "rejected 2", "event 3"],
+    ]);
+    expect(rows.rows).toEqual(["event 1", "rejected 2", "event 3"]);
+    expect(warnings).toHaveLength(1);
+  });
+
+  it("says what was wrong with an answer that is not an array, quoting none of it", async () => {
+    const { client } = await clientFor([json(200, { message: `not today ${HASH}` })]);
+    const error = await client.readEvents({}, rowsPerAttempt().open).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DeviceCloudInvalidResponseError);
+    expect((error as Error).message).toBe(
+      "device cloud eventQuery (POST /gkevent/eventquery): expected a JSON array (content-type application/json)",
+    );
+  });
+
+  it("quotes the service's own message on an HTTP error, read no further than it needs", async () => {
+    const { client } = await clientFor([
+      json(400, { message: `bad filter for ${HASH}`, padding: "x".repeat(200_000) }),
+    ]);
+    const error = await client.readEvents({}, rowsPerAttempt().open).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DeviceCloudHttpError);
+    expect((error as Error).message).not.toContain(HASH);
+  });
+});
+
 async function consume(stream: AsyncIterable<unknown>): Promise<void> {
   for await (const _chunk of stream) {
     // drain

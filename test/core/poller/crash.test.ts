@@ -50,8 +50,10 @@ async function startPipelineAccounts() {
 function poll(account: string, crashAt?: { step: PollStep; occurrence: number }): Promise<PollSummary> {
   let reached = 0;
   return pollWithClock(pipeline, account, {
-    // Chunks of 100: the third occurrence of a step falls on a later chunk of the 12 hours' events.
+    // Chunks of 100 in pages of 200: the third occurrence of a step falls on the first chunk of
+    // the second page of the 12 hours' events.
     chunkEvents: 100,
+    pageEvents: 200,
     checkpoint: (step) => {
       if (step === crashAt?.step && ++reached === crashAt.occurrence) throw new Error(`crash at ${step}`);
     },

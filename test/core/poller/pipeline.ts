@@ -12,7 +12,7 @@ import type { RuleInput } from "@fleet-alerts/core/rules";
 import { type Simulator, type SimulatorOptions, start } from "@fleet-alerts/simulator";
 import { createConfirmHandler } from "../../../packages/functions/src/confirm.js";
 import { createPollHandler } from "../../../packages/functions/src/poll.js";
-import { buildRuntime } from "../../../packages/functions/src/runtime.js";
+import { buildRuntime, type RuntimeOverrides } from "../../../packages/functions/src/runtime.js";
 import { type Emulators, type InboxMessage, startEmulators } from "../../support/emulators.js";
 import { writeGroupsFile } from "../../support/groups.js";
 
@@ -24,6 +24,8 @@ export interface PipelineOptions {
   env?: Record<string, string>;
   /** The groups file; default one group hearing of everything by one email (test/support/groups.ts). */
   groups?: object;
+  /** Pages and chunks smaller than production's, so that a test backlog spans several. */
+  pollSizes?: RuntimeOverrides["pollSizes"];
 }
 
 /**
@@ -56,7 +58,10 @@ export async function startPipeline(options: PipelineOptions) {
   // What the handlers report, in order: as the local mode's live view and --json receive it.
   const observations: Observation[] = [];
   const observer = { observe: (observation: Observation) => observations.push(observation) };
-  const pollHandler = createPollHandler(env, { observer });
+  const pollHandler = createPollHandler(env, {
+    observer,
+    ...(options.pollSizes && { pollSizes: options.pollSizes }),
+  });
   return {
     observations,
     emulators,
@@ -66,7 +71,7 @@ export async function startPipeline(options: PipelineOptions) {
     poll: (remainingMs = 60_000) => pollHandler({}, { getRemainingTimeInMillis: () => remainingMs }),
     confirmHandler: createConfirmHandler(env, { observer }),
     /** The handlers' runtime, for tests that drive core with a test seam (crash points, clock). */
-    runtime: () => buildRuntime(env),
+    runtime: () => buildRuntime(env, { ...(options.pollSizes && { pollSizes: options.pollSizes }) }),
     close: async () => {
       await simulator.close();
       await emulators.close();
@@ -108,7 +113,10 @@ export async function pollWithClock(
   pipeline: Pipeline,
   account = "north",
   seams: Partial<
-    Pick<PollerDependencies, "checkpoint" | "chunkEvents" | "confirmQueue" | "now" | "wallClock">
+    Pick<
+      PollerDependencies,
+      "checkpoint" | "chunkEvents" | "confirmQueue" | "now" | "pageEvents" | "wallClock"
+    >
   > & {
     deadlineMs?: number;
   } = {},

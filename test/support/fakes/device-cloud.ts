@@ -3,7 +3,7 @@ import type {
   DeviceCloud,
   DeviceEvent,
   EventColumn,
-  EventQueryResult,
+  EventRows,
   FilterWithColumns,
   FilterWithoutColumns,
   FleetDevice,
@@ -13,10 +13,21 @@ import type {
   RejectedEvent,
 } from "@fleet-alerts/core/devicecloud";
 
+/** What the fake's event query may do that the spec allows: ignore a filter, answer newest first. */
+export interface FakeEventQueryHabits {
+  /** Filters the service does not apply: it answers as if they were not sent. */
+  ignores?: readonly ("columns" | "beforeSerialno")[];
+  order?: "asc" | "desc";
+  /** Every row sent twice. */
+  repeats?: boolean;
+  /** Serial numbers left out of that many answers that are not a serial-only scan. */
+  withheld?: Map<bigint, number>;
+}
+
 /**
- * The device cloud in memory: an event log read by serial number (at most `pageSize` events a
- * page, the oldest first), events that fail validation at a place in the log, and a device list.
- * Playback and record maps are not faked: the evidence tests run against the simulator.
+ * The device cloud in memory: an event log read by serial number (at most `pageSize` events an
+ * answer, the oldest that match), events that fail validation at a place in the log, and a device
+ * list. Playback and record maps are not faked: the evidence tests run against the simulator.
  */
 export class FakeDeviceCloud implements DeviceCloud {
   readonly events: DeviceEvent[] = [];
@@ -25,6 +36,9 @@ export class FakeDeviceCloud implements DeviceCloud {
   devices: FleetDevice[] = [];
   online: OnlineDevice[] = [];
   pageSize = Number.POSITIVE_INFINITY;
+  habits: FakeEventQueryHabits = {};
+  /** Rows of each event query answer, in order: what the service sent, not what the caller kept. */
+  readonly answerRows: number[] = [];
   /** Set to make the device list fail (alerts go out without vehicle and driver). */
   devicesError: Error | undefined;
   /** GPS points per device id; /api/gps answers those inside the range asked. */
@@ -36,26 +50,66 @@ export class FakeDeviceCloud implements DeviceCloud {
   /** Set to make /api/gps answer nothing until the caller gives up (its signal aborts). */
   gpsHangs = false;
 
-  queryEvents(filter?: FilterWithoutColumns): Promise<EventQueryResult<DeviceEvent>>;
-  queryEvents<C extends EventColumn>(
+  readEvents<R extends EventRows<DeviceEvent>>(filter: FilterWithoutColumns, open: () => R): Promise<R>;
+  readEvents<C extends EventColumn, R extends EventRows<Pick<DeviceEvent, C>>>(
     filter: FilterWithColumns<C>,
-  ): Promise<EventQueryResult<Pick<DeviceEvent, C>>>;
-  async queryEvents(
-    filter: FilterWithoutColumns | FilterWithColumns<EventColumn> = {},
-  ): Promise<EventQueryResult<DeviceEvent>> {
+    open: () => R,
+  ): Promise<R>;
+  async readEvents(
+    filter: FilterWithoutColumns | FilterWithColumns<EventColumn>,
+    open: () => EventRows<Partial<DeviceEvent>>,
+  ): Promise<EventRows<Partial<DeviceEvent>>> {
+    const ignores = new Set(this.habits.ignores);
     const after = filter.afterSerialno === undefined ? -1n : BigInt(filter.afterSerialno);
+    const before =
+      filter.beforeSerialno === undefined || ignores.has("beforeSerialno")
+        ? undefined
+        : BigInt(filter.beforeSerialno);
     if (filter.afterTime !== undefined && !(filter.afterTime instanceof Date)) throw new Error("not faked");
     const afterMs = filter.afterTime?.getTime() ?? Number.NEGATIVE_INFINITY;
-    const matching = this.events
-      .filter((event) => event.serialno > after && Date.parse(event.eventtime) > afterMs)
-      .sort((a, b) => (a.serialno < b.serialno ? -1 : 1));
-    const events = matching.slice(0, this.pageSize);
-    // A capped page ends at its last event: the invalid events after it come with a later page.
-    const end = matching.length > events.length ? events.at(-1)?.serialno : undefined;
-    const rejected = this.rejected
-      .filter((entry) => entry.after > after && (end === undefined || entry.after <= end))
-      .map((entry) => structuredClone(entry.event));
-    return { events: structuredClone(events), rejected };
+    const columns = ignores.has("columns") ? undefined : filter.columns;
+    const within = (serial: bigint) => serial > after && (before === undefined || serial <= before);
+    // Invalid events with a readable serial are rows of the log like any other; in a serial-only
+    // answer they are valid (their serial is all that is checked).
+    type Row = { serialno: bigint; event?: DeviceEvent; rejected?: RejectedEvent };
+    const logged: Row[] = [
+      ...this.events
+        .filter((event) => within(event.serialno) && Date.parse(event.eventtime) > afterMs)
+        .map((event) => ({ serialno: event.serialno, event })),
+      ...this.rejected
+        .filter((entry) => entry.event.serialno !== undefined && within(entry.event.serialno))
+        .map((entry) => ({ serialno: entry.after, rejected: entry.event })),
+    ].sort((a, b) => (a.serialno < b.serialno ? -1 : a.serialno > b.serialno ? 1 : 0));
+    const withheld = this.habits.withheld;
+    const kept =
+      withheld && columns === undefined
+        ? logged.filter((row) => {
+            const times = withheld.get(row.serialno) ?? 0;
+            if (times > 0) withheld.set(row.serialno, times - 1);
+            return times === 0;
+          })
+        : logged;
+    const answer = kept.slice(0, this.pageSize);
+    // A capped answer ends at its last row: the invalid events without a serial after it come later.
+    const end = kept.length > answer.length ? answer.at(-1)?.serialno : undefined;
+    const unplaced = this.rejected.filter(
+      (entry) =>
+        entry.event.serialno === undefined &&
+        entry.after > after &&
+        (before === undefined || entry.after <= before) &&
+        (end === undefined || entry.after <= end),
+    );
+    if (this.habits.order === "desc") answer.reverse();
+    const sent = this.habits.repeats ? answer.flatMap((row) => [row, row]) : answer;
+    this.answerRows.push(sent.length + unplaced.length);
+    const rows = open();
+    for (const row of sent) {
+      if (row.event) rows.onEvent(columns ? pick(row.event, columns) : structuredClone(row.event));
+      else if (columns?.length === 1 && columns[0] === "serialno") rows.onEvent({ serialno: row.serialno });
+      else rows.onRejected(structuredClone(row.rejected as RejectedEvent));
+    }
+    for (const entry of unplaced) rows.onRejected(structuredClone(entry.event));
+    return rows;
   }
 
   async allDevices(): Promise<FleetDevice[]> {
@@ -92,4 +146,8 @@ export class FakeDeviceCloud implements DeviceCloud {
   downloadPlayback(): never {
     throw new Error("not faked");
   }
+}
+
+function pick(event: DeviceEvent, columns: readonly EventColumn[]): Partial<DeviceEvent> {
+  return Object.fromEntries(columns.map((column) => [column, structuredClone(event[column])]));
 }

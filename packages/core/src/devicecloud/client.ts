@@ -1,12 +1,19 @@
 import * as z from "zod";
 import { Credentials, type CredentialsInput } from "./credentials.js";
 import type { EndpointName } from "./endpoints.js";
-import type { ValidationIssue } from "./errors.js";
 import {
   DeviceCloudInvalidArgumentError,
   DeviceCloudInvalidResponseError,
   toValidationIssues,
 } from "./errors.js";
+import {
+  EventCollector,
+  type EventQueryResult,
+  type EventRows,
+  type FilterWithColumns,
+  type FilterWithoutColumns,
+  readEventAnswer,
+} from "./event-query.js";
 import { type JsonBodyValue, stringifyFlatBody } from "./json.js";
 import { downloadPlayback, type PlaybackDownload } from "./playback.js";
 import {
@@ -38,11 +45,8 @@ import {
   type DeviceEvent,
   deviceEventSchema,
   type EventColumn,
-  type EventQueryFilter,
   eventColumnsSchema,
   eventQueryFilterSchema,
-  type Serialno,
-  serialnoSchema,
 } from "./schemas/events.js";
 import {
   type DailyRecordMap,
@@ -86,26 +90,13 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/** An event the service returned that does not match the schema, kept whole for the record. */
-export interface RejectedEvent {
-  /** The event as received (a numeric serialno appears as its exact digits in a string). */
-  raw: unknown;
-  /** Its serial number, when that much could be read. */
-  serialno?: Serialno;
-  issues: ValidationIssue[];
-}
-
-export interface EventQueryResult<E> {
-  /** Valid events, in the order the service returned them (which the spec does not define). */
-  events: E[];
-  rejected: RejectedEvent[];
-}
-
-export type FilterWithoutColumns = Omit<EventQueryFilter, "columns"> & { columns?: undefined };
-// `readonly` so that a caller's `as const` list of columns is accepted and drives the result type.
-export type FilterWithColumns<C extends EventColumn> = Omit<EventQueryFilter, "columns"> & {
-  columns: readonly C[];
-};
+export type {
+  EventQueryResult,
+  EventRows,
+  FilterWithColumns,
+  FilterWithoutColumns,
+  RejectedEvent,
+} from "./event-query.js";
 
 /**
  * A typed client for the device tracking and recording cloud service: one method per operation of
@@ -200,9 +191,8 @@ export class DeviceCloudClient implements DeviceCloud {
   }
 
   /**
-   * 10. The event log, with any of the spec's filters. Each event is validated on its own: one
-   * malformed event is returned in `rejected` (raw payload kept) instead of failing the others.
-   * With `columns`, events carry (and are checked for) exactly those fields.
+   * 10. The event log, with any of the spec's filters, read whole into arrays: for answers the
+   * caller knows to be small. `readEvents` reads an answer of any length.
    */
   queryEvents(filter?: FilterWithoutColumns, options?: CallOptions): Promise<EventQueryResult<DeviceEvent>>;
   queryEvents<C extends EventColumn>(
@@ -213,26 +203,39 @@ export class DeviceCloudClient implements DeviceCloud {
     filter: FilterWithoutColumns | FilterWithColumns<EventColumn> = {},
     options?: CallOptions,
   ): Promise<EventQueryResult<Partial<DeviceEvent>>> {
+    const collected = await this.readEvents(
+      filter as FilterWithoutColumns,
+      () => new EventCollector(),
+      options,
+    );
+    return { events: collected.events, rejected: collected.rejected };
+  }
+
+  /**
+   * 10. The event log, read row by row as the answer arrives, never held whole: each event is
+   * validated on its own and handed to the rows `open` makes for the attempt (a malformed one goes
+   * to `onRejected`, raw payload kept, instead of failing the others). A retried attempt starts
+   * over with fresh rows; the rows of the attempt that read the whole answer are returned. With
+   * `columns`, events carry (and are checked for) exactly those fields.
+   */
+  readEvents<R extends EventRows<DeviceEvent>>(
+    filter: FilterWithoutColumns,
+    open: () => R,
+    options?: CallOptions,
+  ): Promise<R>;
+  readEvents<C extends EventColumn, R extends EventRows<Pick<DeviceEvent, C>>>(
+    filter: FilterWithColumns<C>,
+    open: () => R,
+    options?: CallOptions,
+  ): Promise<R>;
+  async readEvents(
+    filter: FilterWithoutColumns | FilterWithColumns<EventColumn>,
+    open: () => EventRows<Partial<DeviceEvent>>,
+    options?: CallOptions,
+  ): Promise<EventRows<Partial<DeviceEvent>>> {
     const parsedFilter = this.#validateArgument("eventQuery", eventQueryFilterSchema, filter);
     const eventSchema = parsedFilter.columns ? eventColumnsSchema(parsedFilter.columns) : deviceEventSchema;
-    const json = await this.#post("eventQuery", parsedFilter, options);
-    if (!Array.isArray(json)) {
-      throw new DeviceCloudInvalidResponseError("eventQuery", "expected a JSON array of events", []);
-    }
-    const result: EventQueryResult<Partial<DeviceEvent>> = { events: [], rejected: [] };
-    for (const raw of json) {
-      const parsed = eventSchema.safeParse(raw);
-      if (parsed.success) {
-        result.events.push(parsed.data);
-      } else {
-        result.rejected.push({
-          raw,
-          serialno: readableSerialno(raw),
-          issues: toValidationIssues(parsed.error.issues),
-        });
-      }
-    }
-    return result;
+    return readEventAnswer(this.#transport, this.#body(parsedFilter), eventSchema, open, options?.signal);
   }
 
   /** The playback URL for a request (validated), with a redacted copy for logs and manifests. */
@@ -282,17 +285,14 @@ export class DeviceCloudClient implements DeviceCloud {
     parameters: Readonly<Record<string, JsonBodyValue | undefined>>,
     options: CallOptions | undefined,
   ): Promise<unknown> {
-    const body = stringifyFlatBody({
+    return postJson(this.#transport, endpoint, this.#body(parameters), options?.signal);
+  }
+
+  #body(parameters: Readonly<Record<string, JsonBodyValue | undefined>>): string {
+    return stringifyFlatBody({
       username: this.#credentials.username,
       password: this.#credentials.passwordHash,
       ...parameters,
     });
-    return postJson(this.#transport, endpoint, body, options?.signal);
   }
-}
-
-function readableSerialno(raw: unknown): Serialno | undefined {
-  if (typeof raw !== "object" || raw === null || !("serialno" in raw)) return undefined;
-  const parsed = serialnoSchema.safeParse(raw.serialno);
-  return parsed.success ? parsed.data : undefined;
 }

@@ -1,4 +1,4 @@
-import type { CallOptions, EventQueryResult, FilterWithColumns, FilterWithoutColumns } from "./client.js";
+import type { CallOptions, EventRows, FilterWithColumns, FilterWithoutColumns } from "./client.js";
 import type { PlaybackDownload } from "./playback.js";
 import type { PlaybackRequestInput, PlaybackUrl } from "./playback-request.js";
 import type { FleetDevice, GpsHistoryRequest, GpsPoint, OnlineDevice } from "./schemas/devices.js";
@@ -10,12 +10,20 @@ import type { DailyRecordMap, DailyRecordMapRequest } from "./schemas/records.js
  * operations they call of `DeviceCloudClient`, which implements it.
  */
 export interface DeviceCloud {
-  /** The event log; invalid events come back in `rejected`. With `columns`, only those fields. */
-  queryEvents(filter?: FilterWithoutColumns, options?: CallOptions): Promise<EventQueryResult<DeviceEvent>>;
-  queryEvents<C extends EventColumn>(
-    filter: FilterWithColumns<C>,
+  /**
+   * The event log, row by row to the rows `open` makes per attempt (the last attempt's are
+   * returned); invalid events go to `onRejected`. With `columns`, only those fields.
+   */
+  readEvents<R extends EventRows<DeviceEvent>>(
+    filter: FilterWithoutColumns,
+    open: () => R,
     options?: CallOptions,
-  ): Promise<EventQueryResult<Pick<DeviceEvent, C>>>;
+  ): Promise<R>;
+  readEvents<C extends EventColumn, R extends EventRows<Pick<DeviceEvent, C>>>(
+    filter: FilterWithColumns<C>,
+    open: () => R,
+    options?: CallOptions,
+  ): Promise<R>;
   /** A device's GPS points between two UNIX times (about 5 s apart). */
   gpsHistory(request: GpsHistoryRequest, options?: CallOptions): Promise<GpsPoint[]>;
   /** Every device, with vehicle, driver and channel count. */

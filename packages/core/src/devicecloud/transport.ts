@@ -7,9 +7,10 @@ import {
   DeviceCloudNetworkError,
   DeviceCloudTimeoutError,
 } from "./errors.js";
-import { httpPost, PostTimeoutError } from "./http-post.js";
+import { type BodySink, httpPost, httpPostStreaming, PostTimeoutError, TextCollector } from "./http-post.js";
 import type { ResponseHead } from "./http-shared.js";
 import { parseJsonKeepingSerials } from "./json.js";
+import { JsonArrayStream, JsonArrayStreamError } from "./json-stream.js";
 import { type ClientLogger, type RetryPolicy, withRetries } from "./retry.js";
 import { redactSecrets } from "./secret.js";
 
@@ -65,6 +66,64 @@ export async function postJson(
       });
     }
   });
+}
+
+/**
+ * POSTs as `postJson` does, for an answer that must be a JSON array of any length: its elements go,
+ * one by one as they arrive, to the handler `open` makes for each attempt (a retry starts over
+ * with a fresh one, so nothing is handed twice to the same one). Only one element is held at a
+ * time. Resolves once the whole array has been read.
+ */
+export async function postJsonArray(
+  options: TransportOptions,
+  endpoint: EndpointName,
+  body: string,
+  open: () => (element: unknown) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const url = endpointUrl(options.baseUrl, ENDPOINTS[endpoint].path);
+  const retryContext = { policy: options.retry, logger: options.logger, random: options.random, signal };
+  await withRetries(retryContext, async (attempt) => {
+    let errorText: TextCollector | undefined;
+    let contentType = "none";
+    try {
+      const head = await httpPostStreaming(
+        url,
+        { "content-type": "application/json; charset=utf-8", accept: "application/json" },
+        body,
+        { timeoutMs: options.timeoutMs, ...(signal && { signal }) },
+        (response): BodySink => {
+          if (!response.ok) {
+            errorText = new TextCollector(MAX_ERROR_BODY_CHARS);
+            return errorText;
+          }
+          contentType = response.headers.get("content-type") ?? "none";
+          // A proxy or gateway error page sent with status 200 is the classic way a "successful" call lies.
+          if (/text\/html/i.test(contentType))
+            throw new JsonArrayStreamError("html", "expected JSON but got an HTML page");
+          return new JsonArrayStream(open());
+        },
+      );
+      if (errorText) throw httpError(endpoint, head, errorText.text, attempt, options.secrets);
+    } catch (error) {
+      throw toDeviceCloudError(arrayStreamError(endpoint, error, contentType), {
+        endpoint,
+        attempt,
+        timeoutMs: options.timeoutMs,
+        timedOut: error instanceof PostTimeoutError,
+        signal,
+      });
+    }
+  });
+}
+
+// An error answer is read only as far as its explanation can reach a message.
+const MAX_ERROR_BODY_CHARS = 64 * 1024;
+
+/** What the JSON stream refused, said as the whole-body parse says it (never quoting the body). */
+function arrayStreamError(endpoint: EndpointName, error: unknown, contentType: string): unknown {
+  if (!(error instanceof JsonArrayStreamError)) return error;
+  return new DeviceCloudInvalidResponseError(endpoint, `${error.message} (content-type ${contentType})`);
 }
 
 function parseJsonBody(endpoint: EndpointName, response: ResponseHead, text: string): unknown {

@@ -53,6 +53,10 @@ export interface PollerDependencies {
   wallClock?: () => number;
   /** Events per chunk; CHUNK_EVENTS unless set (tests cross chunk boundaries with fewer events). */
   chunkEvents?: number;
+  /** Events per page, the most a poll holds; PAGE_EVENTS unless set (tests cross pages with fewer). */
+  pageEvents?: number;
+  /** Serial numbers one scan keeps; SCAN_SERIALS unless set (tests cross scans with fewer). */
+  scanSerials?: number;
   /** Called at each step boundary; tests throw from it to simulate a crash there. */
   checkpoint?: (step: PollStep) => void;
 }

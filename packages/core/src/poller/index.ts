@@ -3,6 +3,7 @@ export * from "./decide-chunk.js";
 export * from "./dependencies.js";
 export * from "./event-order.js";
 export * from "./newest-serial.js";
+export * from "./page-reader.js";
 export * from "./poll-account.js";
 export * from "./ports.js";
 export * from "./rejected-store.js";

@@ -10,7 +10,7 @@ import {
   type PollSummary,
 } from "./dependencies.js";
 import { newestSerial } from "./newest-serial.js";
-import { type Chunk, readFleet, readPage } from "./page-reader.js";
+import { type Chunk, eventPages, readFleet } from "./page-reader.js";
 
 type Outcome = PollSummary["outcome"];
 
@@ -39,8 +39,8 @@ export class TickCarry {
 }
 
 /**
- * One poll of one account: read the events after the cursor until caught up or the deadline,
- * and for each chunk, in this order: record alerts, publish the pending ones, send evidence jobs
+ * One poll of one account: read the events after the cursor, a bounded page at a time
+ * (`eventPages`), until caught up or the deadline, and for each chunk, in this order: record alerts, publish the pending ones, send evidence jobs
  * and Offline checks, save rule states, move the cursor (the next chunk's alerts are recorded
  * meanwhile). A crash anywhere replays from the last cursor, and every step is idempotent, so
  * nothing is lost and nothing is published twice.
@@ -89,12 +89,18 @@ async function pollHeld(
     return { ...summary, outcome, cursor: run.cursor.toString() };
   };
   const pastDeadline = () => (deps.wallClock ?? Date.now)() >= deadlineMs;
-  for (;;) {
-    if (pastDeadline()) return stop("deadline");
-    const chunks = await readPage(account, run.cursor, deps, summary);
-    if (chunks === undefined) return stop("caught-up");
-    const outcome = await runPage(run, chunks, pastDeadline);
-    if (outcome) return stop(outcome);
+  // One page at a time, each read only once the one before is handled: the cursor moves per chunk.
+  const pages = eventPages(account, run.cursor, deps, summary);
+  try {
+    for (;;) {
+      if (pastDeadline()) return stop("deadline");
+      const page = await pages.next();
+      if (page.done) return stop("caught-up");
+      const outcome = await runPage(run, page.value, pastDeadline);
+      if (outcome) return stop(outcome);
+    }
+  } finally {
+    await pages.return();
   }
 }
 
