@@ -41,6 +41,10 @@ export class FakeDeviceCloud implements DeviceCloud {
   readonly answerRows: number[] = [];
   /** Set to make the device list fail (alerts go out without vehicle and driver). */
   devicesError: Error | undefined;
+  /** Set to make every call fail, as a service that cannot be reached does. */
+  unreachable: Error | undefined;
+  /** The service's clock: events later than it are not in the log yet. Default: all are. */
+  loggedUntil: () => number = () => Number.POSITIVE_INFINITY;
   /** GPS points per device id; /api/gps answers those inside the range asked. */
   readonly gpsPoints = new Map<string, GpsPoint[]>();
   /** Every /api/gps request, in order. */
@@ -59,6 +63,7 @@ export class FakeDeviceCloud implements DeviceCloud {
     filter: FilterWithoutColumns | FilterWithColumns<EventColumn>,
     open: () => EventRows<Partial<DeviceEvent>>,
   ): Promise<EventRows<Partial<DeviceEvent>>> {
+    if (this.unreachable) throw this.unreachable;
     const ignores = new Set(this.habits.ignores);
     const after = filter.afterSerialno === undefined ? -1n : BigInt(filter.afterSerialno);
     const before =
@@ -67,6 +72,7 @@ export class FakeDeviceCloud implements DeviceCloud {
         : BigInt(filter.beforeSerialno);
     if (filter.afterTime !== undefined && !(filter.afterTime instanceof Date)) throw new Error("not faked");
     const afterMs = filter.afterTime?.getTime() ?? Number.NEGATIVE_INFINITY;
+    const untilMs = this.loggedUntil();
     const columns = ignores.has("columns") ? undefined : filter.columns;
     const within = (serial: bigint) => serial > after && (before === undefined || serial <= before);
     // Invalid events with a readable serial are rows of the log like any other; in a serial-only
@@ -74,7 +80,10 @@ export class FakeDeviceCloud implements DeviceCloud {
     type Row = { serialno: bigint; event?: DeviceEvent; rejected?: RejectedEvent };
     const logged: Row[] = [
       ...this.events
-        .filter((event) => within(event.serialno) && Date.parse(event.eventtime) > afterMs)
+        .filter((event) => {
+          const eventMs = Date.parse(event.eventtime);
+          return within(event.serialno) && eventMs > afterMs && eventMs <= untilMs;
+        })
         .map((event) => ({ serialno: event.serialno, event })),
       ...this.rejected
         .filter((entry) => entry.event.serialno !== undefined && within(entry.event.serialno))
@@ -113,6 +122,7 @@ export class FakeDeviceCloud implements DeviceCloud {
   }
 
   async allDevices(): Promise<FleetDevice[]> {
+    if (this.unreachable) throw this.unreachable;
     if (this.devicesError) throw this.devicesError;
     return structuredClone(this.devices);
   }
