@@ -6,18 +6,14 @@ import { type Alerting, grantPublishAlerts } from "./alerting.js";
 import {
   allow,
   allowDeviceCloudSecrets,
-  deploysOwnBundles,
   EVIDENCE_TIMEOUT,
   type FunctionBase,
-  LAMBDA_TASK_ROOT,
   pipelineFunction,
+  youngGeneration,
 } from "./functions.js";
 import type { Queues } from "./queues.js";
 import type { StageConfig } from "./stage-config.js";
 import { PACKS_LISTING, packObjects, type Storage } from "./storage.js";
-
-/** Starts node with flags that win over the runtime's own (read it for why), from the bundle. */
-const RUNTIME_WRAPPER_FILE = { from: "infra/runtime-wrapper.sh", to: "runtime-wrapper.sh" };
 
 /** The evidence function: fetches the clips of an alert from the evidence queue into the bucket. */
 export function buildEvidence(
@@ -30,9 +26,12 @@ export function buildEvidence(
   /** SHARE_LINK_SECRET: the evidence message carries the alert's link, its token derived again. */
   linkSecret: Config.Secret,
 ): SstFunction {
-  const wrapped = deploysOwnBundles(stack);
+  // A young generation of 1 MiB semi-spaces: the download's chunks die young, and V8 otherwise grows
+  // it and collects them late. Set with the runtime's own flags (the runtime passes 25 MiB at 512 MB),
+  // the bench's evidence runs peaked at 101.7 to 102.8 MiB.
+  const young = youngGeneration(stack, 1);
   const evidence = pipelineFunction(stack, "Evidence", base, {
-    copyFiles: [...(base.accounts.copyFiles ?? []), ...(wrapped ? [RUNTIME_WRAPPER_FILE] : [])],
+    copyFiles: [...(base.accounts.copyFiles ?? []), ...young.copyFiles],
     bind: [...(base.common.bind ?? []), linkSecret],
     handler: "packages/functions/src/evidence.handler",
     timeout: EVIDENCE_TIMEOUT.toSeconds(),
@@ -45,15 +44,7 @@ export function buildEvidence(
       // download (core's evidence/gc-pacer.ts): 10-30 MiB less at the peak (npm run bench). The
       // runtime exposes it too today; the worker depends on it, so it says so.
       NODE_OPTIONS: "--expose-gc",
-      // A young generation of 1 MiB semi-spaces: the download's chunks die young, and V8 otherwise
-      // grows it and collects them late. Not in NODE_OPTIONS: the runtime passes its own
-      // --max-semi-space-size (25 MiB at 512 MB) on node's command line, which wins over them; so
-      // started (the runtime's flags, no wrapper), the bench's evidence runs peaked at 101.7 to 102.8
-      // MiB. The runtime wrapper puts it after the runtime's flags.
-      ...(wrapped && {
-        AWS_LAMBDA_EXEC_WRAPPER: `${LAMBDA_TASK_ROOT}/${RUNTIME_WRAPPER_FILE.to}`,
-        NODE_FLAGS_AFTER_RUNTIME: "--max-semi-space-size=1",
-      }),
+      ...young.environment,
       ...base.accounts.environment,
       EVIDENCE_BUCKET: evidenceBucket.bucketName,
       EVIDENCE_STAGING_BUCKET: stagingBucket.bucketName,

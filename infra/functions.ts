@@ -156,6 +156,29 @@ export function pipelineFunction(stack: Stack, id: string, base: FunctionBase, p
 /** Where Lambda unpacks a function's bundle: a file the bundle holds is here at run time. */
 export const LAMBDA_TASK_ROOT = "/var/task";
 
+/** Starts node with flags that win over the runtime's own (read it for why), from the bundle. */
+const RUNTIME_WRAPPER_FILE = { from: "infra/runtime-wrapper.sh", to: "runtime-wrapper.sh" };
+
+/**
+ * A function's young generation set to semi-spaces of `semiSpaceMiB`, where its bundle is deployed:
+ * the files to copy beside its bundle and its environment. Not through NODE_OPTIONS: Lambda's
+ * runtime passes its own --max-semi-space-size (a twentieth of the memory) on node's command line,
+ * which wins over them; infra/runtime-wrapper.sh puts the flag after the runtime's.
+ */
+export function youngGeneration(
+  stack: Stack,
+  semiSpaceMiB: number,
+): { copyFiles: { from: string; to: string }[]; environment: Record<string, string> } {
+  if (!deploysOwnBundles(stack)) return { copyFiles: [], environment: {} };
+  return {
+    copyFiles: [RUNTIME_WRAPPER_FILE],
+    environment: {
+      AWS_LAMBDA_EXEC_WRAPPER: `${LAMBDA_TASK_ROOT}/${RUNTIME_WRAPPER_FILE.to}`,
+      NODE_FLAGS_AFTER_RUNTIME: `--max-semi-space-size=${semiSpaceMiB}`,
+    },
+  };
+}
+
 /**
  * Whether `stack`'s functions deploy their own bundles: not under `sst dev`, whose functions are a
  * bridge that runs each handler on the developer's machine, nor in a stack the command leaves
