@@ -13,7 +13,8 @@ import { measureEvidence } from "./bench/evidence.js";
 import { synthesizeHandlers } from "./bench/handlers.js";
 import { measureIncidentPage } from "./bench/incident.js";
 import { measureLatencyModes } from "./bench/latency-modes.js";
-import { measurePollerMemory } from "./bench/poller-memory.js";
+import { measureOutageDrill } from "./bench/outage-drill.js";
+import { measurePollerMemory, type PollerMemoryFigures } from "./bench/poller-memory.js";
 import { defaultRules, hundredRules, measureRuleEvaluation } from "./bench/rules.js";
 
 const machine = {
@@ -37,6 +38,26 @@ const judge = (section: string, figure: string, target: string, met: boolean) =>
   return `target ${target}: ${met ? "met" : "NOT MET"}`;
 };
 const thousands = (value: number) => Math.round(value).toLocaleString("en");
+
+/** 3b: every catch-up's peak RSS within 100 MiB, and the largest within 10 MiB of the smallest. */
+function reportCatchUps({ catchUps, idle }: PollerMemoryFigures): void {
+  const [first] = catchUps;
+  for (const run of catchUps) {
+    const pace =
+      first === undefined || run === first
+        ? ""
+        : `, ${(run.eventsPerSecond / first.eventsPerSecond).toFixed(2)}× the ${thousands(first.events)}-event run's`;
+    console.log(
+      `   catching up ${thousands(run.events)} events, ${thousands(run.alerts)} alerts in ${run.seconds} s (${thousands(run.eventsPerSecond)} events/s${pace}): peak RSS ${run.peakRssMiB} MiB   ${judge("Poller memory", `${thousands(run.events)} events: peak RSS ${run.peakRssMiB} MiB`, "<= 100 MiB", run.peakRssMiB <= 100)}`,
+    );
+  }
+  const peaks = catchUps.map((run) => run.peakRssMiB);
+  const growth = Math.round((Math.max(...peaks) - Math.min(...peaks)) * 100) / 100;
+  console.log(
+    `   the largest catch-up's peak over the smallest's: ${growth} MiB   ${judge("Poller memory", `largest peak ${growth} MiB over the smallest`, "<= 10 MiB", growth <= 10)}`,
+  );
+  console.log(`   baseline, a run that finds nothing: peak RSS ${idle.peakRssMiB} MiB`);
+}
 /** Every DynamoDB request that writes: single-item writes and batches alike count one each. */
 const dynamoWriteRequests = (requests: Record<string, number>) =>
   ["PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems"].reduce(
@@ -132,11 +153,15 @@ try {
     `\n3b. The poller's memory (the deployed bundle alone in a process, with Lambda's heap limits at production's ${production.memoryMb} MB)`,
   );
   const pollerMemory = await measurePollerMemory(handlers, production.memoryMb);
-  const { catchUp } = pollerMemory;
+  reportCatchUps(pollerMemory);
   console.log(
-    `   catching up ${thousands(catchUp.events)} events, ${thousands(catchUp.alerts)} alerts in ${catchUp.seconds} s: peak RSS ${catchUp.peakRssMiB} MiB   ${judge("Poller memory", `peak RSS ${catchUp.peakRssMiB} MiB`, `<= 90% of ${production.memoryMb} MB`, catchUp.peakRssMiB <= 0.9 * production.memoryMb)}`,
+    `\n3c. The outage drill: a 1,000-device fleet's device cloud refusing every call, then back (the deployed poll bundle at ${production.memoryMb} MB, run after run of 50 s until one catches up)`,
   );
-  console.log(`   baseline, a run that finds nothing: peak RSS ${pollerMemory.idle.peakRssMiB} MiB`);
+  const outageDrill = await measureOutageDrill(handlers, production.memoryMb);
+  for (const outage of outageDrill)
+    console.log(
+      `   ${outage.hours} h: ${thousands(outage.events)} events (${thousands(outage.alerts)} alerts sent, ${thousands(outage.stale)} held back as stale) drained in ${outage.runs} runs, ${outage.drainSeconds} s of them; peak RSS ${outage.peakRssMiB} MiB   ${judge("Outage drill", `${outage.hours} h: peak RSS ${outage.peakRssMiB} MiB`, "<= 100 MiB", outage.peakRssMiB <= 100)}`,
+    );
   console.log(
     "\n4. Evidence (the deployed evidence handler alone in a process; simulator -> fauxqs S3 in its own process)",
   );
@@ -250,6 +275,7 @@ try {
         ruleEvaluation: { withDefaults, withHundred },
         latency,
         pollerMemory,
+        outageDrill,
         evidence,
         coldStarts,
         cost,

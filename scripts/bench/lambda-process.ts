@@ -42,6 +42,8 @@ export async function runHandlerAsLambda<Result>(options: {
   eventFile: string;
   startup: LambdaStartup;
   memoryMb: number;
+  /** The time the invocation has (its function's timeout); 900 s unless set. */
+  remainingMs?: number;
   env: NodeJS.ProcessEnv;
 }): Promise<Result> {
   const { startup } = options;
@@ -60,6 +62,7 @@ export async function runHandlerAsLambda<Result>(options: {
       // Not arguments: the runtime's script is the command's last word, where the wrapper expects it.
       HANDLER_BUNDLE: options.bundle,
       HANDLER_EVENT_FILE: options.eventFile,
+      ...(options.remainingMs !== undefined && { HANDLER_REMAINING_MS: String(options.remainingMs) }),
     },
   });
   return lastJsonLine({ stdout });

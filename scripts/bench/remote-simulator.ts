@@ -36,6 +36,8 @@ export async function forkSimulator(options: SimulatorOptions) {
     advance: (ms: number) => ask({ kind: "advance", ms }),
     eventsAfter: (serialno: bigint) => ask({ kind: "events-after", serialno: serialno.toString() }),
     gpsCalls: () => ask({ kind: "gps-calls" }),
+    /** Every call to the device cloud refused (503), or answered again. */
+    setReachable: (reachable: boolean) => ask({ kind: "reachable", reachable }),
     close: async () => {
       if (child.exitCode === null) await ask({ kind: "close" });
     },

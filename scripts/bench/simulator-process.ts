@@ -10,6 +10,7 @@ export type SimulatorRequest =
   | { id: number; kind: "advance"; ms: number }
   | { id: number; kind: "events-after"; serialno: string }
   | { id: number; kind: "gps-calls" }
+  | { id: number; kind: "reachable"; reachable: boolean }
   | { id: number; kind: "close" };
 export type SimulatorReply = { kind: "ready"; url: string } | { kind: "reply"; id: number; value: number };
 
@@ -28,6 +29,11 @@ process.on("message", async (request: SimulatorRequest) => {
         request.id,
         control.events().filter((event) => event.serialno > BigInt(request.serialno)).length,
       );
+    case "reachable":
+      // Unreachable: every call refused at once, as a service down behind its load balancer is.
+      if (request.reachable) control.faults.clear();
+      else control.faults.add({ endpoint: "*", kind: "status503", probability: 1, retryAfterSeconds: 0 });
+      return reply(request.id, 0);
     case "gps-calls":
       return reply(request.id, control.requests.filter((entry) => entry.endpoint === "gps").length);
     case "close":
