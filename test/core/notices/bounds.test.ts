@@ -2,7 +2,12 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
-import { QUIET_SUMMARY_MAX_LISTED, runNotices } from "@fleet-alerts/core/notices";
+import {
+  DIGEST_MAX_LISTED,
+  DIGEST_PAGE_ITEMS,
+  QUIET_SUMMARY_MAX_LISTED,
+  runNotices,
+} from "@fleet-alerts/core/notices";
 import { type groupSchema, instantOf, recipientId } from "@fleet-alerts/core/routing";
 import { keys } from "@fleet-alerts/core/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -124,5 +129,71 @@ describe("a quiet-hour summary of a night with many held alerts", () => {
     // Two windows: a one-item read finds each, and one more finds nothing after the last.
     const windowReads = reads.filter((read) => read.command === "QueryCommand" && read.asked === 1);
     expect(windowReads.map((read) => read.items)).toEqual([1, 1, 0]);
+  });
+});
+
+describe("a daily digest of a day with many alerts", () => {
+  it(`counts every alert, lists the oldest ${DIGEST_MAX_LISTED} unacknowledged, and reads a page of ${DIGEST_PAGE_ITEMS} at a time without the records' messages`, async () => {
+    const group = { name: "bounds-day", email: ["day@example.com"], digest: { at: "07:30" } };
+    const fromMs = berlin("2026-05-12", "07:30");
+    // A record's rendered message is kilobytes: the digest must not read it.
+    const message = JSON.stringify({ email: "x".repeat(20_000) });
+    await Promise.all(
+      shuffled(MANY).map(async (serial) => {
+        const routedMs = fromMs + serial * MINUTE;
+        const alert = facts("bounds-d", serial, fromMs - serial * MINUTE);
+        await put({
+          pk: keys.group(group.name),
+          sk: keys.routed(new Date(routedMs).toISOString(), alert.alertId),
+          group: group.name,
+          ...alert,
+          routedAt: new Date(routedMs).toISOString(),
+          held: false,
+          expiresAt: Math.floor(routedMs / 1000) + 8 * 86_400,
+        });
+        await put({
+          pk: keys.account("bounds-d"),
+          sk: keys.alert(BigInt(serial), "overspeed"),
+          ...alert,
+          appdevid: 1,
+          status: "published",
+          createdAt: new Date(routedMs).toISOString(),
+          message,
+          evidenceStatus: serial % 2 === 0 ? "stored" : "pending",
+          ...(serial % 5 === 0 && { acknowledgement: { by: "ops", atMs: routedMs } }),
+        });
+      }),
+    );
+    const clock = { nowMs: berlin("2026-05-13", "07:35") };
+    const { deps, reads } = await noticesOf(group, clock);
+
+    const [sent] = await messagesTo("day@example.com", 1, async () => {
+      expect((await runNotices(deps)).digests).toBe(1);
+    });
+
+    const email = sent?.bodies?.email ?? "";
+    const notAcknowledged = MANY - MANY / 5;
+    expect(email).toContain(`${MANY} alerts.`);
+    expect(email).toContain(`Evidence: ${MANY / 2} stored, 0 unavailable, ${MANY / 2} pending, 0 failed`);
+    expect(email).toContain(`Not acknowledged (${notAcknowledged}):`);
+    expect(linesStarting(email, "- ")).toHaveLength(DIGEST_MAX_LISTED);
+    expect(email).toContain(`  ... and ${notAcknowledged - DIGEST_MAX_LISTED} more.`);
+    const body = JSON.parse(sent?.bodies?.default ?? "{}");
+    expect(body).toMatchObject({ total: MANY, notAcknowledgedTotal: notAcknowledged });
+    // The oldest events are the highest serials; every fifth was acknowledged.
+    const oldest = Array.from({ length: MANY }, (_, index) => MANY - index)
+      .filter((serial) => serial % 5 !== 0)
+      .slice(0, DIGEST_MAX_LISTED);
+    expect(body.notAcknowledged).toEqual(oldest.map((serial) => `bounds-d:${serial}:overspeed`));
+
+    const pages = reads.filter((read) => read.command === "QueryCommand" && read.asked === DIGEST_PAGE_ITEMS);
+    expect(pages.length).toBeGreaterThanOrEqual(Math.ceil(MANY / DIGEST_PAGE_ITEMS));
+    for (const page of pages) expect(page.items).toBeLessThanOrEqual(DIGEST_PAGE_ITEMS);
+    const batchGets = reads.filter((read) => read.command === "BatchGetItemCommand");
+    expect(batchGets.reduce((sum, read) => sum + read.items, 0)).toBe(MANY);
+    for (const read of batchGets) {
+      expect(read.asked).toBeLessThanOrEqual(DIGEST_PAGE_ITEMS);
+      expect([...read.attributes].sort()).toEqual(["acknowledgement", "alertId", "evidenceStatus"]);
+    }
   });
 });

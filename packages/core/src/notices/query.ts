@@ -1,25 +1,32 @@
-import { paginateQuery, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import type { TableRef } from "../store/dynamo.js";
 
-/** Every item of a partition with a sort key in [from, to], in order, read strongly consistent. */
-export async function itemsBetween(
+/**
+ * The items of a partition with a sort key in [from, to], in order, read strongly consistent, a page
+ * of at most `pageItems` at a time: the caller folds each page in before the next is read, so a day
+ * of any number of alerts costs the memory of one page.
+ */
+export async function* pagesBetween(
   table: TableRef,
   pk: string,
-  from: string,
-  to: string,
-): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  const pages = paginateQuery(
-    { client: table.documents },
-    {
-      TableName: table.tableName,
-      KeyConditionExpression: "pk = :pk AND sk BETWEEN :from AND :to",
-      ExpressionAttributeValues: { ":pk": pk, ":from": from, ":to": to },
-      ConsistentRead: true,
-    },
-  );
-  for await (const page of pages) items.push(...(page.Items ?? []));
-  return items;
+  range: { from: string; to: string },
+  pageItems: number,
+): AsyncGenerator<Record<string, unknown>[]> {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await table.documents.send(
+      new QueryCommand({
+        TableName: table.tableName,
+        KeyConditionExpression: "pk = :pk AND sk BETWEEN :from AND :to",
+        ExpressionAttributeValues: { ":pk": pk, ":from": range.from, ":to": range.to },
+        ConsistentRead: true,
+        Limit: pageItems,
+        ...(startKey && { ExclusiveStartKey: startKey }),
+      }),
+    );
+    if (page.Items?.length) yield page.Items;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
 }
 
 /** The first sort key of a partition in [from, to], reading one item: how a caller skips from group to group of keys. */
