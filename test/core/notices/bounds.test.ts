@@ -7,8 +7,9 @@ import {
   DIGEST_PAGE_ITEMS,
   QUIET_SUMMARY_MAX_LISTED,
   runNotices,
+  SMS_SUMMARY_MAX_LISTED,
 } from "@fleet-alerts/core/notices";
-import { type groupSchema, instantOf, recipientId } from "@fleet-alerts/core/routing";
+import { type groupSchema, instantOf, recipientId, utcHourIso } from "@fleet-alerts/core/routing";
 import { keys } from "@fleet-alerts/core/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as z from "zod";
@@ -57,8 +58,9 @@ async function messagesTo(
   address: string,
   count: number,
   sent: () => Promise<unknown>,
+  channel: "email" | "sms" = "email",
 ): Promise<InboxMessage[]> {
-  const { read } = await emulators.subscribeQueue({ to: [recipientId("email", address)] });
+  const { read } = await emulators.subscribeQueue({ to: [recipientId(channel, address)] });
   await sent();
   const messages = await read({ atLeast: count, waitMs: 2_000 });
   expect(messages).toHaveLength(count);
@@ -195,5 +197,38 @@ describe("a daily digest of a day with many alerts", () => {
       expect(read.asked).toBeLessThanOrEqual(DIGEST_PAGE_ITEMS);
       expect([...read.attributes].sort()).toEqual(["acknowledgement", "alertId", "evidenceStatus"]);
     }
+  });
+});
+
+describe("an SMS summary of an hour with thousands of alerts not texted", () => {
+  it(`says how many, and its body names ${SMS_SUMMARY_MAX_LISTED} of them: one SNS message whatever the hour held`, async () => {
+    const number = "+4915100000077";
+    const hourMs = Date.parse("2026-05-12T11:00:00Z");
+    // About 300 KB of ids in the hour's item: listed whole, the body would be over SNS's 256 KB.
+    const capped = new Set(
+      Array.from({ length: 12_000 }, (_, index) => `bounds-s:${100_000 + index}:overspeed`),
+    );
+    await put({
+      pk: keys.recipient(recipientId("sms", number)),
+      sk: keys.smsHour(utcHourIso(hourMs)),
+      hour: utcHourIso(hourMs),
+      expiresAt: Math.floor(hourMs / 1000) + 2 * 86_400,
+      capped,
+    });
+    const group = { name: "bounds-sms", email: ["sms@example.com"], sms: [number] };
+    const { deps } = await noticesOf(group, { nowMs: hourMs + 63 * MINUTE });
+
+    const [sent] = await messagesTo(
+      number,
+      1,
+      async () => expect((await runNotices(deps)).smsSummaries).toBe(1),
+      "sms",
+    );
+
+    expect(sent?.bodies?.sms).toContain(`${capped.size} more alerts`);
+    const body = JSON.parse(sent?.bodies?.default ?? "{}");
+    expect(body.notTextedTotal).toBe(capped.size);
+    expect(body.notTexted).toHaveLength(SMS_SUMMARY_MAX_LISTED);
+    for (const id of body.notTexted) expect(capped.has(id)).toBe(true);
   });
 });
