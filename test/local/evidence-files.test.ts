@@ -2,13 +2,12 @@ import { existsSync, statSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Readable, Transform } from "node:stream";
-import { text } from "node:stream/consumers";
 import { Upload } from "@aws-sdk/lib-storage";
 import { bagFolderName } from "@fleet-alerts/core/evidence";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyBag } from "../../packages/local/src/evidence-files.js";
 import { type Emulators, startEmulators } from "../support/emulators.js";
+import { onGetObjectChunks } from "../support/s3-bodies.js";
 
 const MIB = 1024 * 1024;
 const CLIP_BYTES = 24 * MIB;
@@ -24,36 +23,15 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/**
- * Every GetObject body `s3` hands out passes through a counter that notes, at each chunk, how far
- * the bytes received are ahead of the bytes in `file()` on disk: what the copy holds in memory.
- */
+/** How far the bytes received of any object run ahead of the bytes in `file()` on disk, at most. */
 function measureLead(emulators: Emulators, file: () => string): { maxLeadBytes: number } {
   const measured = { maxLeadBytes: 0 };
-  emulators.clients.s3.middlewareStack.add(
-    (next, context) => async (args) => {
-      const result = await next(args);
-      const output = result.output as { Body?: Readable };
-      if (context.commandName !== "GetObjectCommand" || !output.Body) return result;
-      let received = 0;
-      const counted = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          received += chunk.length;
-          const written = existsSync(file()) ? statSync(file()).size : 0;
-          measured.maxLeadBytes = Math.max(measured.maxLeadBytes, received - written);
-          done(null, chunk);
-        },
-      });
-      // What the SDK's body offers besides being a stream, so that any way of reading it is counted.
-      const body = Object.assign(output.Body.pipe(counted), {
-        transformToByteArray: async () => Buffer.concat(await counted.toArray()),
-        transformToString: () => text(counted),
-      });
-      (result.output as { Body?: unknown }).Body = body;
-      return result;
-    },
-    { step: "initialize", name: "measureLead" },
-  );
+  let received = 0;
+  onGetObjectChunks(emulators.clients.s3, (bytes) => {
+    received += bytes;
+    const written = existsSync(file()) ? statSync(file()).size : 0;
+    measured.maxLeadBytes = Math.max(measured.maxLeadBytes, received - written);
+  });
   return measured;
 }
 
