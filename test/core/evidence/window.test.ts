@@ -1,3 +1,5 @@
+import { evidenceJobSchema } from "@fleet-alerts/core/evidence";
+import { MAX_EVIDENCE_SECONDS } from "@fleet-alerts/core/rules";
 import { describe, expect, it } from "vitest";
 import {
   coverage,
@@ -224,5 +226,34 @@ describe("coverage", () => {
     expect(() => coverage(window, [{ ...dayMap(day), dateSeconds: at(day) / 1000 + 30 }])).toThrow(
       RangeError,
     );
+  });
+});
+
+describe("the record maps an evidence job reads", () => {
+  const job = (secondsBefore: number, secondsAfter: number) => ({
+    version: 1,
+    alertId: "east:1:gsensor",
+    account: "east",
+    ruleId: "gsensor",
+    deviceid: "D1",
+    serialno: "1",
+    eventtime: "2024-03-09T23:30:00Z",
+    channels: [1],
+    secondsBefore,
+    secondsAfter,
+    severity: "critical",
+    event: {},
+  });
+
+  it("are two at most: a job's window is at most an hour each side, which no offset spreads over three days", () => {
+    expect(evidenceJobSchema.safeParse(job(MAX_EVIDENCE_SECONDS, MAX_EVIDENCE_SECONDS)).success).toBe(true);
+    expect(evidenceJobSchema.safeParse(job(MAX_EVIDENCE_SECONDS + 1, 0)).success).toBe(false);
+    expect(evidenceJobSchema.safeParse(job(0, MAX_EVIDENCE_SECONDS + 1)).success).toBe(false);
+    for (let eventMinute = 0; eventMinute < 24 * 60; eventMinute += 7)
+      for (const offset of [-720, -210, 0, 330, 840]) {
+        const eventMs = at("2024-03-09T00:00:00Z") + eventMinute * MINUTE;
+        const window = evidenceWindow(eventMs, MAX_EVIDENCE_SECONDS, MAX_EVIDENCE_SECONDS);
+        expect(recordDaysTouched(window, offset).length).toBeLessThanOrEqual(2);
+      }
   });
 });

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { alertBodySchema } from "../alerts/render/json.js";
+import { evidenceSecondsSchema } from "../rules/schema.js";
 
 /**
  * The message the poller puts on the evidence queue for an alert whose rule wants video; the
@@ -14,8 +15,9 @@ export const evidenceJobSchema = z.object({
   serialno: z.string().regex(/^\d+$/),
   eventtime: z.iso.datetime({ offset: true }),
   channels: z.array(z.number().int().min(1).max(32)).min(1),
-  secondsBefore: z.number().int().nonnegative(),
-  secondsAfter: z.number().int().nonnegative(),
+  // As the rule allows (an hour each side at most): the window, its record maps and clips stay bounded.
+  secondsBefore: evidenceSecondsSchema,
+  secondsAfter: evidenceSecondsSchema,
   severity: z.string(),
   /** The event as the service sent it (serialno as its digits), for the manifest. */
   event: z.record(z.string(), z.unknown()),
