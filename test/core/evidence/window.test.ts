@@ -229,7 +229,7 @@ describe("coverage", () => {
   });
 });
 
-describe("the record maps an evidence job reads", () => {
+describe("what an evidence job reads, at most", () => {
   const job = (secondsBefore: number, secondsAfter: number) => ({
     version: 1,
     alertId: "east:1:gsensor",
@@ -245,7 +245,7 @@ describe("the record maps an evidence job reads", () => {
     event: {},
   });
 
-  it("are two at most: a job's window is at most an hour each side, which no offset spreads over three days", () => {
+  it("record maps: two, a job's window being at most an hour each side, which no offset spreads over three days", () => {
     expect(evidenceJobSchema.safeParse(job(MAX_EVIDENCE_SECONDS, MAX_EVIDENCE_SECONDS)).success).toBe(true);
     expect(evidenceJobSchema.safeParse(job(MAX_EVIDENCE_SECONDS + 1, 0)).success).toBe(false);
     expect(evidenceJobSchema.safeParse(job(0, MAX_EVIDENCE_SECONDS + 1)).success).toBe(false);
@@ -255,5 +255,15 @@ describe("the record maps an evidence job reads", () => {
         const window = evidenceWindow(eventMs, MAX_EVIDENCE_SECONDS, MAX_EVIDENCE_SECONDS);
         expect(recordDaysTouched(window, offset).length).toBeLessThanOrEqual(2);
       }
+  });
+
+  it("clips: four playback requests per channel, 32 channels: 128 clips in a manifest at most", () => {
+    const longest = evidenceWindow(at("2024-03-09T23:30:00Z"), MAX_EVIDENCE_SECONDS, MAX_EVIDENCE_SECONDS);
+    expect(playbackSegments(longest)).toHaveLength(4);
+    const channels = Array.from({ length: 33 }, (_, index) => index + 1);
+    expect(evidenceJobSchema.safeParse({ ...job(60, 60), channels: channels.slice(0, 32) }).success).toBe(
+      true,
+    );
+    expect(evidenceJobSchema.safeParse({ ...job(60, 60), channels }).success).toBe(false);
   });
 });

@@ -46,12 +46,15 @@ export const evidenceSecondsSchema = z
   .min(0)
   .max(MAX_EVIDENCE_SECONDS, `must be at most ${MAX_EVIDENCE_SECONDS} (1 hour)`);
 
+/** The channels to fetch, each once: a rule's, and the evidence job's that carries them. */
+export const evidenceChannelsSchema = z
+  .array(z.number().int().min(1).max(MAX_CHANNEL))
+  .min(1, "must list at least one channel")
+  .refine((channels) => new Set(channels).size === channels.length, "must not repeat a channel");
+
 const evidenceSchema = z
   .strictObject({
-    channels: z
-      .array(z.number().int().min(1).max(MAX_CHANNEL))
-      .min(1, "must list at least one channel")
-      .refine((channels) => new Set(channels).size === channels.length, "must not repeat a channel"),
+    channels: evidenceChannelsSchema,
     secondsBefore: evidenceSecondsSchema,
     secondsAfter: evidenceSecondsSchema,
   })
