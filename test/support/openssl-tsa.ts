@@ -12,7 +12,7 @@ const run = promisify(execFile);
  * How the TSA answers the next queries: a real token, or one of the failures a client must survive
  * ("replay" sends the last token again, an answer to an earlier query).
  */
-export type TsaBehaviour = "stamp" | "http-500" | "hang" | "garbage" | "reject" | "replay";
+export type TsaBehaviour = "stamp" | "http-500" | "hang" | "garbage" | "reject" | "replay" | "endless";
 
 export const TSA_POLICY = "1.3.6.1.4.1.55555.1.1";
 export const TSA_OTHER_POLICY = "1.3.6.1.4.1.55555.1.2";
@@ -85,6 +85,17 @@ export async function startOpensslTsa(
         case "replay":
           response.writeHead(200, { "content-type": "application/timestamp-reply" }).end(lastReply);
           return;
+        case "endless": {
+          // An answer that never ends, written as fast as the client reads it, until it hangs up.
+          response.writeHead(200, { "content-type": "application/timestamp-reply" });
+          const chunk = Buffer.alloc(64 * 1024, 0x30);
+          const more = () => {
+            while (!response.destroyed && response.write(chunk));
+          };
+          response.on("drain", more);
+          more();
+          return;
+        }
         default: {
           // The rejecting section accepts no SHA-256 imprint: openssl itself answers status 2 (rejection).
           const section = tsa.behaviour === "reject" ? "tsa_rejecting" : "tsa_granting";

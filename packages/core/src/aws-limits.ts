@@ -24,6 +24,8 @@ export const SNS_MAX_MESSAGE_BYTES = 262_144;
 export const SNS_MAX_SUBJECT_LENGTH = 99;
 /** DynamoDB: the largest item, attribute names and values in UTF-8 bytes. */
 export const DYNAMODB_MAX_ITEM_BYTES = 409_600;
+/** DynamoDB: keys per BatchGetItem. */
+export const DYNAMODB_MAX_BATCH_GET_KEYS = 100;
 /** DynamoDB: put or delete requests per BatchWriteItem. */
 export const DYNAMODB_MAX_BATCH_WRITE_ITEMS = 25;
 /** Lambda: the longest a function may run (its timeout, 15 minutes). */

@@ -3,8 +3,11 @@
  * bag under its evidence prefix, clips, track, report and all) copied from the emulated bucket to
  * `<evidence folder>/<claim-...>/`, the bag's own layout. Opening its report.html plays the clips.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { createWriteStream } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { GetObjectCommand, paginateListObjectsV2, type S3Client } from "@aws-sdk/client-s3";
 import { bagFolderName } from "@fleet-alerts/core/evidence";
 
@@ -15,7 +18,11 @@ export interface CopiedBag {
   report: string;
 }
 
-/** Copies every object under the bag's prefix (again: a timestamp that came later is added). */
+/**
+ * Copies every object under the bag's prefix (again: a timestamp that came later is added), each
+ * streamed to its file: a clip may be hundreds of megabytes, and the local mode runs beside the
+ * emulators that already hold it.
+ */
 export async function copyBag(
   s3: S3Client,
   stored: { alertId: string; bucket: string; bag: { prefix: string; report: string } },
@@ -28,13 +35,11 @@ export async function copyBag(
   )) {
     for (const { Key: key } of page.Contents ?? []) {
       if (!key) continue;
-      const object = await s3.send(new GetObjectCommand({ Bucket: stored.bucket, Key: key }));
-      const bytes = await (
-        object.Body as { transformToByteArray(): Promise<Uint8Array> }
-      ).transformToByteArray();
       const file = join(folder, key.slice(stored.bag.prefix.length));
       await mkdir(dirname(file), { recursive: true });
-      await writeFile(file, bytes);
+      const object = await s3.send(new GetObjectCommand({ Bucket: stored.bucket, Key: key }));
+      // In Node.js the SDK's body is a Readable.
+      await pipeline(object.Body as Readable, createWriteStream(file));
     }
   }
   return { folder, report: join(folder, stored.bag.report.slice(stored.bag.prefix.length)) };

@@ -232,6 +232,8 @@ describe("requestTimestamp never throws: failures are reasons", () => {
     ["hang", /did not answer within 300 ms/],
     ["garbage", /is not usable: the response is not a DER TimeStampResp/],
     ["reject", /did not grant a time-stamp: status rejection; badAlg/],
+    // Read up to MAX_RESPONSE_BYTES (post-query.ts), then the answer is dropped and the rest never read.
+    ["endless", /answered more than 1048576 bytes/],
   ];
 
   for (const [behaviour, reason] of failures) {

@@ -1,3 +1,5 @@
+import { evidenceJobSchema } from "@fleet-alerts/core/evidence";
+import { MAX_EVIDENCE_SECONDS } from "@fleet-alerts/core/rules";
 import { describe, expect, it } from "vitest";
 import {
   coverage,
@@ -224,5 +226,44 @@ describe("coverage", () => {
     expect(() => coverage(window, [{ ...dayMap(day), dateSeconds: at(day) / 1000 + 30 }])).toThrow(
       RangeError,
     );
+  });
+});
+
+describe("what an evidence job reads, at most", () => {
+  const job = (secondsBefore: number, secondsAfter: number) => ({
+    version: 1,
+    alertId: "east:1:gsensor",
+    account: "east",
+    ruleId: "gsensor",
+    deviceid: "D1",
+    serialno: "1",
+    eventtime: "2024-03-09T23:30:00Z",
+    channels: [1],
+    secondsBefore,
+    secondsAfter,
+    severity: "critical",
+    event: {},
+  });
+
+  it("record maps: two, a job's window being at most an hour each side, which no offset spreads over three days", () => {
+    expect(evidenceJobSchema.safeParse(job(MAX_EVIDENCE_SECONDS, MAX_EVIDENCE_SECONDS)).success).toBe(true);
+    expect(evidenceJobSchema.safeParse(job(MAX_EVIDENCE_SECONDS + 1, 0)).success).toBe(false);
+    expect(evidenceJobSchema.safeParse(job(0, MAX_EVIDENCE_SECONDS + 1)).success).toBe(false);
+    for (let eventMinute = 0; eventMinute < 24 * 60; eventMinute += 7)
+      for (const offset of [-720, -210, 0, 330, 840]) {
+        const eventMs = at("2024-03-09T00:00:00Z") + eventMinute * MINUTE;
+        const window = evidenceWindow(eventMs, MAX_EVIDENCE_SECONDS, MAX_EVIDENCE_SECONDS);
+        expect(recordDaysTouched(window, offset).length).toBeLessThanOrEqual(2);
+      }
+  });
+
+  it("clips: four playback requests per channel, 32 channels: 128 clips in a manifest at most", () => {
+    const longest = evidenceWindow(at("2024-03-09T23:30:00Z"), MAX_EVIDENCE_SECONDS, MAX_EVIDENCE_SECONDS);
+    expect(playbackSegments(longest)).toHaveLength(4);
+    const channels = Array.from({ length: 33 }, (_, index) => index + 1);
+    expect(evidenceJobSchema.safeParse({ ...job(60, 60), channels: channels.slice(0, 32) }).success).toBe(
+      true,
+    );
+    expect(evidenceJobSchema.safeParse({ ...job(60, 60), channels }).success).toBe(false);
   });
 });

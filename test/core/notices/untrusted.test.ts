@@ -1,5 +1,5 @@
 import { fc, test } from "@fast-check/vitest";
-import { digestModel } from "@fleet-alerts/core/notices";
+import { DigestTally } from "@fleet-alerts/core/notices";
 import type { RoutedItem } from "@fleet-alerts/core/routing";
 import { deviceShown, displayName } from "@fleet-alerts/core/text";
 import { describe, expect, it } from "vitest";
@@ -40,9 +40,9 @@ function routed({ vehicleid, deviceid }: Ids, index: number): RoutedItem {
 
 /** The digest email of these alerts (the first `listed` of them listed, every other one with a link). */
 function digestEmail(alerts: readonly Ids[], listed: number): string {
-  const items = alerts.map(routed);
-  const model = digestModel(items, new Map());
-  const shown = model.notAcknowledged.slice(0, listed);
+  const tally = new DigestTally(listed);
+  for (const [index, alert] of alerts.entries()) tally.add(routed(alert, index), undefined);
+  const model = tally.model();
   return digestText({
     group: "depot",
     zone: ZONE,
@@ -50,8 +50,9 @@ function digestEmail(alerts: readonly Ids[], listed: number): string {
     fromMs: FROM_MS,
     toMs: TO_MS,
     model,
-    listed: shown,
-    links: shown.map((_, index) => (index % 2 === 0 ? "https://alerts.example.com/i/tok" : undefined)),
+    links: model.oldestNotAcknowledged.map((_, index) =>
+      index % 2 === 0 ? "https://alerts.example.com/i/tok" : undefined,
+    ),
   }).email;
 }
 

@@ -48,6 +48,38 @@ describe("saving many rule states at once", () => {
   });
 });
 
+describe("the rule states an account keeps", () => {
+  let emulators: Emulators;
+  beforeAll(async () => {
+    emulators = await startEmulators();
+  });
+  afterAll(() => emulators.close());
+
+  it("are one per rule and device, however many chunks saved them: loadAll grows with the fleet, never the backlog", async () => {
+    const store = new RuleStateStore({
+      documents: emulators.clients.documents,
+      tableName: emulators.tableName,
+    });
+    const devices = Array.from({ length: 20 }, (_, index) => `D${index}`);
+    // Fifty chunks of a long backlog, each moving every device's states of both rules on.
+    for (let chunk = 0; chunk < 50; chunk++)
+      await store.saveAll(
+        "backlog",
+        devices.flatMap((deviceid) =>
+          ["speed", "shock"].map((ruleId) => ({
+            deviceid,
+            ruleId,
+            state: state(chunk * 1_000 + devices.indexOf(deviceid)),
+            fields: EVERY_FIELD,
+          })),
+        ),
+      );
+    const states = await store.loadAll("backlog");
+    expect(states.size).toBe(devices.length * 2);
+    expect([...states.values()].every((saved) => saved.seenSerialno >= 49_000n)).toBe(true);
+  });
+});
+
 // dynalite never leaves batch items unprocessed (it does not throttle), so DynamoDB's answer under
 // throttling is scripted here.
 describe("batch items DynamoDB leaves unprocessed", () => {

@@ -1,7 +1,8 @@
 import { alertIdOf } from "@fleet-alerts/core/alerts";
-import { AccessAudit, InvalidAlertIdError } from "@fleet-alerts/core/share";
+import { AccessAudit, InvalidAlertIdError, LISTING_PAGE_MAX } from "@fleet-alerts/core/share";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Emulators, startEmulators } from "../../support/emulators.js";
+import { recordTableReads } from "../../support/table-reads.js";
 
 const NOW = Date.parse("2026-03-01T08:00:00Z");
 
@@ -12,6 +13,9 @@ beforeAll(async () => {
   audit = new AccessAudit({ documents: emulators.clients.documents, tableName: emulators.tableName });
 });
 afterAll(() => emulators.close());
+
+/** The alert's accesses: one page holds them all here. */
+const entriesOf = async (alertId: string) => (await audit.list(alertId, { limit: 100 })).entries;
 
 describe("AccessAudit", () => {
   it("lists an alert's accesses in time order, same-millisecond ones kept, user agents bounded", async () => {
@@ -24,7 +28,7 @@ describe("AccessAudit", () => {
     await audit.record({ ...access, action: "pack", atMs: NOW + 1000 });
     await audit.record({ ...access, action: "view", atMs: NOW + 3000, userAgent: "x".repeat(5000) });
 
-    const entries = await audit.list(alertId);
+    const entries = await entriesOf(alertId);
     expect(entries.map(({ atMs }) => atMs)).toEqual([NOW, NOW + 1000, NOW + 1000, NOW + 2000, NOW + 3000]);
     expect(
       entries
@@ -52,7 +56,56 @@ describe("AccessAudit", () => {
       userAgent: "",
       atMs: NOW,
     });
-    expect((await audit.list(mine)).map(({ tokenId }) => tokenId)).toEqual(["0123456789abcdef"]);
-    await expect(audit.list("east:5002")).rejects.toThrow(InvalidAlertIdError);
+    expect((await entriesOf(mine)).map(({ tokenId }) => tokenId)).toEqual(["0123456789abcdef"]);
+    await expect(entriesOf("east:5002")).rejects.toThrow(InvalidAlertIdError);
+  });
+});
+
+describe("AccessAudit's listing, a page at a time", () => {
+  it("pages through a link read many times, each Query bringing at most a page and one more", async () => {
+    const alertId = alertIdOf("east", 5003n, "overspeed");
+    const reads = recordTableReads(emulators.clients.documents);
+    for (let index = 0; index < 25; index++)
+      await audit.record({
+        alertId,
+        tokenId: "0123456789abcdef",
+        action: "view",
+        userAgent: "",
+        atMs: NOW + index,
+      });
+
+    const seen: number[] = [];
+    const pages: number[] = [];
+    let after: string | undefined;
+    do {
+      reads.length = 0;
+      const page = await audit.list(alertId, { limit: 10, after });
+      pages.push(page.entries.length);
+      seen.push(...page.entries.map(({ atMs }) => atMs));
+      for (const read of reads) expect(read.asked).toBeLessThanOrEqual(11);
+      after = page.next;
+    } while (after !== undefined);
+
+    expect(pages).toEqual([10, 10, 5]);
+    expect(seen).toEqual(Array.from({ length: 25 }, (_, index) => NOW + index));
+  });
+
+  it("lists from a time on when given one, and refuses a page over LISTING_PAGE_MAX", async () => {
+    const alertId = alertIdOf("east", 5004n, "overspeed");
+    for (let index = 0; index < 4; index++)
+      await audit.record({
+        alertId,
+        tokenId: "0123456789abcdef",
+        action: "view",
+        userAgent: "",
+        atMs: NOW + index * 1000,
+      });
+    const from = new Date(NOW + 2000).toISOString();
+    expect((await audit.list(alertId, { limit: 10, after: from })).entries.map(({ atMs }) => atMs)).toEqual([
+      NOW + 2000,
+      NOW + 3000,
+    ]);
+    await expect(audit.list(alertId, { limit: LISTING_PAGE_MAX + 1 })).rejects.toThrow(RangeError);
+    await expect(audit.list(alertId, { limit: 0 })).rejects.toThrow(RangeError);
   });
 });

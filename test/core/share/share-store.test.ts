@@ -3,15 +3,20 @@ import { alertIdOf } from "@fleet-alerts/core/alerts";
 import {
   derivedShareToken,
   InvalidAlertIdError,
+  LISTING_PAGE_MAX,
   type NewShareGrant,
   newShareToken,
   ShareStore,
 } from "@fleet-alerts/core/share";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Emulators, startEmulators } from "../../support/emulators.js";
+import { recordTableReads } from "../../support/table-reads.js";
 
 const NOW = Date.parse("2026-03-01T08:00:00Z");
 const DAY_MS = 86_400_000;
+/** The alert's live links: one page holds them all here. */
+const liveLinks = async (alertId: string, nowMs: number) =>
+  (await shares.list(alertId, nowMs, { limit: 100 })).entries;
 
 let emulators: Emulators;
 let shares: ShareStore;
@@ -59,7 +64,7 @@ describe("ShareStore", () => {
       createdBy: "dana",
       createdAt: new Date(NOW).toISOString(),
     });
-    expect(await shares.list(grant.alertId, NOW)).toEqual([
+    expect(await liveLinks(grant.alertId, NOW)).toEqual([
       {
         alertId: grant.alertId,
         tokenId: created.tokenId,
@@ -74,7 +79,7 @@ describe("ShareStore", () => {
     // Expired from its expiry on, to resolve and to the listing alike.
     expect(await shares.resolve(created.token, grant.expiresAtMs - 1)).toBeDefined();
     expect(await shares.resolve(created.token, grant.expiresAtMs)).toBeUndefined();
-    expect(await shares.list(grant.alertId, grant.expiresAtMs)).toEqual([]);
+    expect(await liveLinks(grant.alertId, grant.expiresAtMs)).toEqual([]);
   });
 
   it("revokes at once, only through its own alert, and lists only what is live", async () => {
@@ -89,7 +94,7 @@ describe("ShareStore", () => {
     expect(await shares.revoke(grant.alertId, ended.tokenId)).toBe(true);
     expect(await shares.resolve(ended.token, NOW)).toBeUndefined();
     expect(await shares.resolve(kept.token, NOW)).toBeDefined();
-    expect((await shares.list(grant.alertId, NOW)).map(({ tokenId }) => tokenId)).toEqual([kept.tokenId]);
+    expect((await liveLinks(grant.alertId, NOW)).map(({ tokenId }) => tokenId)).toEqual([kept.tokenId]);
     // Revoking again is harmless; an id the alert never had is not revoked.
     expect(await shares.revoke(grant.alertId, ended.tokenId)).toBe(true);
     expect(await shares.revoke(grant.alertId, newShareToken().tokenId)).toBe(false);
@@ -99,15 +104,15 @@ describe("ShareStore", () => {
     const short = grantFor(1004n, { ruleId: "speed", alertId: alertIdOf("east", 1004n, "speed") });
     const long = grantFor(1004n, { ruleId: "speed-x", alertId: alertIdOf("east", 1004n, "speed-x") });
     const [a, b] = [await shares.create(short, NOW), await shares.create(long, NOW)];
-    expect((await shares.list(short.alertId, NOW)).map(({ tokenId }) => tokenId)).toEqual([a.tokenId]);
-    expect((await shares.list(long.alertId, NOW)).map(({ tokenId }) => tokenId)).toEqual([b.tokenId]);
+    expect((await liveLinks(short.alertId, NOW)).map(({ tokenId }) => tokenId)).toEqual([a.tokenId]);
+    expect((await liveLinks(long.alertId, NOW)).map(({ tokenId }) => tokenId)).toEqual([b.tokenId]);
   });
 
   it("refuses a grant whose alert id does not match its parts, and bad alert ids", async () => {
     await expect(shares.create(grantFor(1005n, { serialno: 1006n }), NOW)).rejects.toThrow(
       InvalidAlertIdError,
     );
-    await expect(shares.list("east:1005", NOW)).rejects.toThrow(InvalidAlertIdError);
+    await expect(liveLinks("east:1005", NOW)).rejects.toThrow(InvalidAlertIdError);
     await expect(shares.revoke("east:1005:overspeed:x", "0123456789abcdef")).rejects.toThrow(
       InvalidAlertIdError,
     );
@@ -164,7 +169,7 @@ describe("ShareStore", () => {
       NOW + DAY_MS,
     );
     expect(again).toEqual(first);
-    expect(await shares.list(grant.alertId, NOW)).toHaveLength(1);
+    expect(await liveLinks(grant.alertId, NOW)).toHaveLength(1);
     expect((await shares.resolve(token, NOW))?.expiresAtMs).toBe(grant.expiresAtMs);
     expect(await tableText()).not.toContain(token);
   });
@@ -175,5 +180,35 @@ describe("ShareStore", () => {
     await expect(shares.createWithToken(grantFor(4002n), token, NOW)).rejects.toThrow(/taken by another/);
     expect((await shares.resolve(token, NOW))?.alertId).toBe("east:4001:overspeed");
     await expect(shares.createWithToken(grantFor(4003n), "short", NOW)).rejects.toThrow(/not a share token/);
+  });
+});
+
+describe("ShareStore's listing, a page at a time", () => {
+  it("pages through an alert's live links in token-id order, reading past revoked ones without holding them", async () => {
+    const grant = grantFor(1010n);
+    const links = [];
+    for (let index = 0; index < 7; index++) links.push(await shares.create(grant, NOW + index));
+    const revoked = links.filter((_, index) => index % 2 === 1);
+    for (const link of revoked) await shares.revoke(grant.alertId, link.tokenId);
+    const live = links
+      .filter((link) => !revoked.includes(link))
+      .map((link) => link.tokenId)
+      .sort();
+    const reads = recordTableReads(emulators.clients.documents);
+
+    const pages: string[][] = [];
+    let after: string | undefined;
+    do {
+      reads.length = 0;
+      const page = await shares.list(grant.alertId, NOW, { limit: 3, after });
+      pages.push(page.entries.map(({ tokenId }) => tokenId));
+      for (const read of reads) expect(read.asked).toBeLessThanOrEqual(4);
+      after = page.next;
+    } while (after !== undefined);
+
+    expect(pages).toEqual([live.slice(0, 3), live.slice(3)]);
+    await expect(shares.list(grant.alertId, NOW, { limit: LISTING_PAGE_MAX + 1 })).rejects.toThrow(
+      RangeError,
+    );
   });
 });

@@ -43,4 +43,15 @@ describe("fleet-alerts set-aside list", () => {
     const json = JSON.parse((await cli(["set-aside", "list", "--account", "east", "--json"])).stdout);
     expect(json).toEqual([expect.objectContaining({ deviceid: "D\u001b[2J\rFORGED", step: "evidence-job" })]);
   });
+
+  it("refuses a --limit outside 1 to 1,000, the most one Query of the listing asks for", async () => {
+    const [none, tooMany] = await Promise.all([
+      cli(["set-aside", "list", "--account", "east", "--limit", "0"]),
+      cli(["set-aside", "list", "--account", "east", "--limit", "1001"]),
+    ]);
+    for (const run of [none, tooMany]) {
+      expect(run).toMatchObject({ code: 1, stdout: "" });
+      expect(run.stderr).toContain("expected a whole number from 1 to 1000");
+    }
+  });
 });

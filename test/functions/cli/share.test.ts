@@ -129,7 +129,45 @@ describe("fleet-alerts share and audit", () => {
     expect(unknown.stderr).toContain(`fleet-alerts: no alert ${other} in ${emulators.tableName}`);
     expect(badDuration.stderr).toContain("expected a duration of a minute or more, such as 90m, 72h or 30d");
     expect(noBase.stderr).toContain("--base-url <url>");
-    expect(await shares.list(other, Date.now())).toEqual([]);
+    expect((await shares.list(other, Date.now(), { limit: 10 })).entries).toEqual([]);
     expect((await cli(["audit", other])).stdout).toBe(`no accesses recorded for ${other}\n`);
+  }, 60_000);
+});
+
+describe("fleet-alerts audit and share list, a page at a time", () => {
+  it("print --limit lines and the command that prints the next page, until the last", async () => {
+    const paged = alertIdOf("east", 7003n, "overspeed");
+    for (let second = 0; second < 5; second++)
+      await audit.record({
+        alertId: paged,
+        tokenId: "0123456789abcdef",
+        action: "view",
+        userAgent: `agent ${second}`,
+        atMs: Date.parse("2026-03-01T08:00:00Z") + second * 1000,
+      });
+    const agents: string[] = [];
+    let args = ["audit", paged, "--limit", "2"];
+    for (let page = 0; page < 3; page++) {
+      const run = await cli(args);
+      expect(run).toMatchObject({ code: 0, stderr: "" });
+      agents.push(...[...run.stdout.matchAll(/"(agent \d)"/g)].map((match) => match[1] as string));
+      const more = /^more: fleet-alerts (.*)$/m.exec(run.stdout)?.[1];
+      if (page < 2)
+        expect(more).toMatch(
+          new RegExp(`^audit ${paged} --limit 2 --after 2026-03-01T08:00:0\\d\\.000Z#[0-9a-f]{4}$`),
+        );
+      else expect(more).toBeUndefined();
+      args = more?.split(" ") ?? [];
+    }
+    expect(agents).toEqual(["agent 0", "agent 1", "agent 2", "agent 3", "agent 4"]);
+
+    const [tooMany, none] = await Promise.all([
+      cli(["audit", paged, "--limit", "1001"]),
+      cli(["share", "list", paged, "--limit", "0"]),
+    ]);
+    for (const run of [tooMany, none]) {
+      expect(run).toMatchObject({ code: 1, stdout: "" });
+      expect(run.stderr).toContain("expected a whole number from 1 to 1000");
+    }
   }, 60_000);
 });

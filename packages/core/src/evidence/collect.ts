@@ -99,6 +99,7 @@ export async function collectEvidence(
 
   const eventMs = Date.parse(job.eventtime);
   const window = evidenceWindow(eventMs, job.secondsBefore, job.secondsAfter);
+  // Two days at most, of 1,440 values each: the job's window is at most an hour each side (job.ts).
   const maps = await Promise.all(
     recordDaysTouched(window, settings.utcOffsetMinutes).map(async (dateSeconds) => ({
       dateSeconds,

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { alertBodySchema } from "../alerts/render/json.js";
+import { evidenceChannelsSchema, evidenceSecondsSchema } from "../rules/schema.js";
 
 /**
  * The message the poller puts on the evidence queue for an alert whose rule wants video; the
@@ -13,9 +14,11 @@ export const evidenceJobSchema = z.object({
   deviceid: z.string(),
   serialno: z.string().regex(/^\d+$/),
   eventtime: z.iso.datetime({ offset: true }),
-  channels: z.array(z.number().int().min(1).max(32)).min(1),
-  secondsBefore: z.number().int().nonnegative(),
-  secondsAfter: z.number().int().nonnegative(),
+  // As the rule allows (32 channels, each once; an hour each side at most): the window, its record
+  // maps and its clips stay bounded.
+  channels: evidenceChannelsSchema,
+  secondsBefore: evidenceSecondsSchema,
+  secondsAfter: evidenceSecondsSchema,
   severity: z.string(),
   /** The event as the service sent it (serialno as its digits), for the manifest. */
   event: z.record(z.string(), z.unknown()),

@@ -1,4 +1,3 @@
-import type { RoutedItem } from "../routing/items.js";
 import type { DigestModel } from "./digest-model.js";
 import { alertLine, count, hoursText, localDateTime } from "./format.js";
 import type { NoticeText } from "./message.js";
@@ -11,8 +10,7 @@ export interface DigestInput {
   fromMs: number;
   toMs: number;
   model: DigestModel;
-  /** The unacknowledged alerts listed (the first ones), and their incident links. */
-  listed: readonly RoutedItem[];
+  /** The incident links of the unacknowledged alerts listed (`model.oldestNotAcknowledged`). */
   links: readonly (string | undefined)[];
 }
 
@@ -32,7 +30,9 @@ export function digestText(input: DigestInput): NoticeText {
     byRuleAndSeverity: model.byRuleAndSeverity,
     topVehicles: model.topVehicles,
     evidence: model.evidence,
-    notAcknowledged: model.notAcknowledged.map((alert) => alert.alertId),
+    notAcknowledgedTotal: model.notAcknowledged,
+    // The oldest DIGEST_MAX_LISTED, as the email lists them.
+    notAcknowledged: model.oldestNotAcknowledged.map((alert) => alert.alertId),
   };
   const subject = `Daily digest ${input.date} for ${group}: ${alerts}`;
   const sms = `fleet-alerts: ${alerts} for ${group} on ${input.date}. See your email.`;
@@ -41,7 +41,8 @@ export function digestText(input: DigestInput): NoticeText {
     return { subject, sms, body, email: [intro, "", "No alerts in this period."].join("\n") };
   }
   const { evidence } = model;
-  const more = model.notAcknowledged.length - input.listed.length;
+  const listed = model.oldestNotAcknowledged;
+  const more = model.notAcknowledged - listed.length;
   const email = [
     intro,
     "",
@@ -55,10 +56,10 @@ export function digestText(input: DigestInput): NoticeText {
     "",
     `Evidence: ${evidence.stored} stored, ${evidence.unavailable} unavailable, ${evidence.pending} pending, ${evidence.failed} failed, ${evidence.none} without evidence.`,
     "",
-    model.notAcknowledged.length === 0
+    model.notAcknowledged === 0
       ? "Every alert was acknowledged."
-      : `Not acknowledged (${model.notAcknowledged.length}):`,
-    ...input.listed.flatMap((alert, index) => {
+      : `Not acknowledged (${model.notAcknowledged}):`,
+    ...listed.flatMap((alert, index) => {
       const link = input.links[index];
       return [`- ${alertLine(zone, alert)}`, ...(link ? [`  ${link}`] : [])];
     }),

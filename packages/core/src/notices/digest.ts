@@ -1,8 +1,9 @@
+import { DYNAMODB_MAX_BATCH_GET_KEYS } from "../aws-limits.js";
 import type { Group } from "../routing/groups-schema.js";
-import { type RoutedItem, routedItemSchema } from "../routing/items.js";
+import { routedItemSchema } from "../routing/items.js";
 import { addDays, instantOf, wallClock } from "../routing/local-time.js";
 import { expiresAfterDays, keys } from "../store/keys.js";
-import { readAlertRecords } from "./alert-records.js";
+import { readDigestFacts } from "./alert-records.js";
 import { type DeliveryOutcome, deliverOnce } from "./deliver-once.js";
 import {
   CLAIM_RETENTION_DAYS,
@@ -11,14 +12,17 @@ import {
   type NoticesDependencies,
   SETTLE_MS,
 } from "./dependencies.js";
-import { digestModel } from "./digest-model.js";
+import { DigestTally } from "./digest-model.js";
 import { digestText } from "./digest-text.js";
 import { linksOf } from "./links.js";
 import { noticeMessages } from "./message.js";
-import { itemsBetween } from "./query.js";
+import { pagesBetween } from "./query.js";
 
-/** A day's digest lists at most this many unacknowledged alerts (an email must stay readable). */
-export const DIGEST_MAX_LISTED = 100;
+/**
+ * Routed items read per page: one BatchGetItem reads their records' facts, and the page is counted
+ * before the next is read, so a day of any number of alerts holds one page (and its facts) at a time.
+ */
+export const DIGEST_PAGE_ITEMS = DYNAMODB_MAX_BATCH_GET_KEYS;
 
 /** The local date whose digest is due at `nowMs` (its time passed and settled), and its period. */
 export function dueDigest(at: string, zone: string, nowMs: number) {
@@ -49,25 +53,26 @@ export async function sendDigest(
     expiresAfterDays(nowMs, CLAIM_RETENTION_DAYS),
     async () => {
       // [from, to): an alert routed at exactly `to` sorts after the bare bound, into the next day.
-      const routed: RoutedItem[] = (
-        await itemsBetween(
-          deps.table,
-          pk,
-          keys.routed(new Date(fromMs).toISOString(), ""),
-          `${keys.routedPrefix}${new Date(toMs).toISOString()}`,
-        )
-      ).map((item) => routedItemSchema.parse(item));
-      const model = digestModel(routed, await readAlertRecords(deps.table, routed));
-      const listed = model.notAcknowledged.slice(0, DIGEST_MAX_LISTED);
+      const range = {
+        from: keys.routed(new Date(fromMs).toISOString(), ""),
+        to: `${keys.routedPrefix}${new Date(toMs).toISOString()}`,
+      };
+      const tally = new DigestTally();
+      for await (const page of pagesBetween(deps.table, pk, range, DIGEST_PAGE_ITEMS)) {
+        const routed = page.map((item) => routedItemSchema.parse(item));
+        const facts = await readDigestFacts(deps.table, routed);
+        for (const alert of routed) tally.add(alert, facts.get(alert.alertId));
+      }
+      const model = tally.model();
       const links = await linksOf(
         deps.linkOf,
-        listed.map((alert) => alert.alertId),
+        model.oldestNotAcknowledged.map((alert) => alert.alertId),
         deps.now(),
       );
       return noticeMessages(
         "digest",
         recipients,
-        digestText({ group: group.name, zone, date, fromMs, toMs, model, listed, links }),
+        digestText({ group: group.name, zone, date, fromMs, toMs, model, links }),
       );
     },
     deps,

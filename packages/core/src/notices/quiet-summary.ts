@@ -14,10 +14,17 @@ import {
 import { alertLine, count, hoursText, localDateTime } from "./format.js";
 import { linksOf } from "./links.js";
 import { type NoticeText, noticeMessages } from "./message.js";
-import { itemsBetween } from "./query.js";
+import { OldestFirst } from "./oldest-first.js";
+import { firstSortKeyBetween } from "./query.js";
 
 /** Windows that ended this long ago are still summarised (a run missed, a day's outage). */
 const LOOK_BACK_MS = 2 * 86_400_000;
+/**
+ * A summary lists at most this many held alerts, the oldest, and counts the rest: like the digest,
+ * an email must stay readable, and a night of any length must fit one SNS message (100 lines with
+ * their links are a few tens of kilobytes of its 256).
+ */
+export const QUIET_SUMMARY_MAX_LISTED = 100;
 
 /**
  * One summary email per group recipient for each quiet window that has ended (and settled) with
@@ -32,34 +39,25 @@ export async function sendQuietSummaries(
   const recipients = emailRecipients(group);
   if (recipients.length === 0) return [];
   const pk = keys.group(group.name);
-  const endedBy = new Date(nowMs - SETTLE_MS).toISOString();
-  const held = await itemsBetween(
-    deps.table,
-    pk,
-    `${keys.heldPrefix}${new Date(nowMs - LOOK_BACK_MS).toISOString()}`,
-    `${keys.heldPrefix}${endedBy}#~`, // "~" sorts after every alert id character
-  );
-  const windowEnds = [...new Set(held.map((item) => String(item.sk).split("#")[1] ?? ""))];
   const outcomes: DeliveryOutcome[] = [];
-  for (const windowEndIso of windowEnds.filter((iso) => iso <= endedBy)) {
+  for await (const windowEndIso of endedWindows(deps, pk, nowMs)) {
     outcomes.push(
       await deliverOnce(
         { pk, sk: keys.quietSummary(windowEndIso) },
         expiresAfterDays(nowMs, CLAIM_RETENTION_DAYS),
         async () => {
-          const items: HeldItem[] = [];
+          const held = new OldestFirst<HeldItem>(QUIET_SUMMARY_MAX_LISTED);
           for await (const item of itemsWithPrefix(deps.table, pk, `${keys.heldPrefix}${windowEndIso}#`))
-            items.push(heldItemSchema.parse(item));
-          items.sort((a, b) => a.eventtime.localeCompare(b.eventtime));
+            held.add(heldItemSchema.parse(item));
           const links = await linksOf(
             deps.linkOf,
-            items.map((item) => item.alertId),
+            held.listed.map((item) => item.alertId),
             deps.now(),
           );
           return noticeMessages(
             "quiet-summary",
             recipients,
-            quietSummaryText(group, deps, Date.parse(windowEndIso), items, links),
+            quietSummaryText(group, deps, Date.parse(windowEndIso), held, links),
           );
         },
         deps,
@@ -69,11 +67,33 @@ export async function sendQuietSummaries(
   return outcomes;
 }
 
+/**
+ * The end of every window with held alerts that ended (and settled) within the look-back, oldest
+ * first. One item is read per window: the next read starts past every key of the window found, so
+ * a night of thousands of held alerts costs a query per window, not their whole list.
+ */
+async function* endedWindows(
+  deps: Pick<NoticesDependencies, "table">,
+  pk: string,
+  nowMs: number,
+): AsyncGenerator<string> {
+  // "~" sorts after every alert id character: past the last key of a window.
+  const to = `${keys.heldPrefix}${new Date(nowMs - SETTLE_MS).toISOString()}#~`;
+  let from = `${keys.heldPrefix}${new Date(nowMs - LOOK_BACK_MS).toISOString()}`;
+  while (from <= to) {
+    const sk = await firstSortKeyBetween(deps.table, pk, { from, to });
+    if (sk === undefined) return;
+    const windowEndIso = sk.slice(keys.heldPrefix.length).split("#")[0] ?? "";
+    yield windowEndIso;
+    from = `${keys.heldPrefix}${windowEndIso}#~`;
+  }
+}
+
 function quietSummaryText(
   group: Group,
   deps: Pick<NoticesDependencies, "fleetTimeZone">,
   windowEndMs: number,
-  items: readonly HeldItem[],
+  held: OldestFirst<HeldItem>,
   links: readonly (string | undefined)[],
 ): NoticeText {
   const zone = groupZone(group, deps.fleetTimeZone);
@@ -84,28 +104,32 @@ function quietSummaryText(
     startMs === undefined
       ? `until ${localDateTime(zone, windowEndMs)} (${zone})`
       : `${localDateTime(zone, startMs)} to ${localDateTime(zone, windowEndMs)} (${zone}, ${hoursText(windowEndMs - startMs)})`;
-  const lines = items.flatMap((item, index) => {
+  const lines = held.listed.flatMap((item, index) => {
     const link = links[index];
     return [`- ${alertLine(zone, item)}`, ...(link ? [`  ${link}`] : [])];
   });
-  const held = count(items.length, "alert");
+  const more = held.count - held.listed.length;
+  const alerts = count(held.count, "alert");
   return {
-    subject: `Quiet hours: ${held} held for ${group.name}`,
+    subject: `Quiet hours: ${alerts} held for ${group.name}`,
     email: [
-      `${held} ${items.length === 1 ? "was" : "were"} held for group "${group.name}" during its quiet hours, ${span}.`,
+      `${alerts} ${held.count === 1 ? "was" : "were"} held for group "${group.name}" during its quiet hours, ${span}.`,
       "",
       ...lines,
+      ...(more > 0 ? [`  ... and ${more} more.`] : []),
       "",
       ...(group.quietHours
         ? [`Alerts of severity ${group.quietHours.holdBelow} and above went out at once.`]
         : []),
     ].join("\n"),
-    sms: `fleet-alerts: ${held} held in quiet hours for ${group.name}. See your email.`,
+    sms: `fleet-alerts: ${alerts} held in quiet hours for ${group.name}. See your email.`,
     body: {
       group: group.name,
       windowEnd: new Date(windowEndMs).toISOString(),
       ...(startMs !== undefined && { windowStart: new Date(startMs).toISOString() }),
-      alerts: items.map((item) => item.alertId),
+      total: held.count,
+      // The oldest QUIET_SUMMARY_MAX_LISTED, as the email lists them; `total` counts them all.
+      alerts: held.listed.map((item) => item.alertId),
     },
   };
 }

@@ -12,6 +12,11 @@ import { noticeMessages } from "./message.js";
 const HOUR_MS = 3_600_000;
 /** Hours that ended this many hours back still get their summary (a run missed). */
 const LOOK_BACK_HOURS = 3;
+/**
+ * The summary's JSON body names at most this many of the alerts not texted, and counts them all: the
+ * hour's item may hold thousands of ids (up to DynamoDB's 400 KB), more than one SNS message carries.
+ */
+export const SMS_SUMMARY_MAX_LISTED = 100;
 
 /** Each SMS number of the groups file once, with the zone of the first group that lists it. */
 export function smsRecipients(groups: GroupsFile, fleetTimeZone: string): { id: string; zone: string }[] {
@@ -53,7 +58,11 @@ export async function sendSmsSummaries(
             subject: "fleet-alerts: alerts not texted",
             email: text,
             sms: text,
-            body: { hour: new Date(startMs).toISOString(), notTexted: [...capped] },
+            body: {
+              hour: new Date(startMs).toISOString(),
+              notTextedTotal: capped.size,
+              notTexted: [...capped].sort().slice(0, SMS_SUMMARY_MAX_LISTED),
+            },
           }),
         deps,
       ),

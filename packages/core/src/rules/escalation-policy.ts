@@ -4,7 +4,8 @@ import { parseDurationSeconds } from "./duration.js";
 // Shorter than 30 s nobody can react; longer than 12 h the alert is history, not an incident.
 const MIN_ESCALATION_SECONDS = 30;
 const MAX_ESCALATION_SECONDS = 12 * 3600;
-const MAX_ESCALATION_LEVELS = 3;
+/** At most this many levels: also what bounds an incident page's history (a level sent is one line). */
+export const MAX_ESCALATION_LEVELS = 3;
 
 const escalationWaitSchema = z
   .string()

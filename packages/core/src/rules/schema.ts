@@ -11,7 +11,8 @@ export type Severity = z.output<typeof severitySchema>;
 const MAX_COOLDOWN_SECONDS = 7 * 24 * 3600;
 const MIN_STALE_AFTER_SECONDS = 60;
 const MAX_OFFLINE_MINUTES = 720;
-const MAX_EVIDENCE_SECONDS = 3600;
+/** A clip reaches at most an hour each side of its event: what bounds an evidence job's record maps (two days at most). */
+export const MAX_EVIDENCE_SECONDS = 3600;
 // The playback download selects a channel by a bit of a 32-bit mask.
 const MAX_CHANNEL = 32;
 
@@ -38,18 +39,22 @@ const devicesFilterSchema = z
     'must list at least one id or prefix (leave "devices" out to match every device)',
   );
 
-const evidenceSecondsSchema = z
+/** Seconds of video before or after the event: a rule's, and the evidence job's that carries them. */
+export const evidenceSecondsSchema = z
   .number()
   .int()
   .min(0)
   .max(MAX_EVIDENCE_SECONDS, `must be at most ${MAX_EVIDENCE_SECONDS} (1 hour)`);
 
+/** The channels to fetch, each once: a rule's, and the evidence job's that carries them. */
+export const evidenceChannelsSchema = z
+  .array(z.number().int().min(1).max(MAX_CHANNEL))
+  .min(1, "must list at least one channel")
+  .refine((channels) => new Set(channels).size === channels.length, "must not repeat a channel");
+
 const evidenceSchema = z
   .strictObject({
-    channels: z
-      .array(z.number().int().min(1).max(MAX_CHANNEL))
-      .min(1, "must list at least one channel")
-      .refine((channels) => new Set(channels).size === channels.length, "must not repeat a channel"),
+    channels: evidenceChannelsSchema,
     secondsBefore: evidenceSecondsSchema,
     secondsAfter: evidenceSecondsSchema,
   })

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
-import { itemsWithPrefix, type TableRef } from "../store/dynamo.js";
+import { pageWithPrefix, type TableRef } from "../store/dynamo.js";
 import { expiresAfterDays, keys } from "../store/keys.js";
 import { parseAlertId } from "./alert-id.js";
+import { checkedLimit, type ListingPage, type ListingPageRequest } from "./listing-page.js";
 import type { AccessRecords } from "./ports.js";
 import { type AccessAction, type AuditEntry, auditEntrySchema } from "./schemas.js";
 
@@ -41,16 +42,19 @@ export class AccessAudit implements AccessRecords {
     );
   }
 
-  /** The alert's accesses, oldest first (the sort key orders them by time). */
-  async list(alertId: string): Promise<AuditEntry[]> {
+  /**
+   * A page of the alert's accesses, oldest first (the sort key orders them by time). `next`, the
+   * `<ISO time>#<random hex>` of the page's last entry, continues after it; an ISO time alone lists
+   * the accesses from that time on.
+   */
+  async list(alertId: string, page: ListingPageRequest): Promise<ListingPage<AuditEntry>> {
     const alert = parseAlertId(alertId);
-    const entries: AuditEntry[] = [];
-    const items = itemsWithPrefix(
+    const { items, next } = await pageWithPrefix(
       this.table,
       keys.account(alert.account),
       keys.auditPrefix(alert.serialno, alert.ruleId),
+      { limit: checkedLimit(page.limit), after: page.after },
     );
-    for await (const item of items) entries.push(auditEntrySchema.parse(item));
-    return entries;
+    return { entries: items.map((item) => auditEntrySchema.parse(item)), ...(next && { next }) };
   }
 }

@@ -1,4 +1,5 @@
 import type { AccessToRecord } from "./audit-store.js";
+import type { ListingPage, ListingPageRequest } from "./listing-page.js";
 import type { AuditEntry, ShareGrant, ShareListing } from "./schemas.js";
 import type { CreatedShare, NewShareGrant } from "./share-store.js";
 
@@ -9,12 +10,14 @@ export interface ShareLinks {
   createWithToken(grant: NewShareGrant, token: string, nowMs: number): Promise<CreatedShare>;
   /** The grant of a live link; undefined alike for unknown, malformed, expired and revoked tokens. */
   resolve(token: string, nowMs: number): Promise<ShareGrant | undefined>;
-  list(alertId: string, nowMs: number): Promise<ShareListing[]>;
+  /** A page of the alert's live links. */
+  list(alertId: string, nowMs: number, page: ListingPageRequest): Promise<ListingPage<ShareListing>>;
   revoke(alertId: string, tokenId: string): Promise<boolean>;
 }
 
 /** The record of who opened what through a share link. */
 export interface AccessRecords {
   record(access: AccessToRecord): Promise<void>;
-  list(alertId: string): Promise<AuditEntry[]>;
+  /** A page of the alert's accesses, oldest first. */
+  list(alertId: string, page: ListingPageRequest): Promise<ListingPage<AuditEntry>>;
 }

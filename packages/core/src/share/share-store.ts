@@ -1,9 +1,10 @@
 import { timingSafeEqual } from "node:crypto";
 import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { alertIdOf } from "../alerts/record.js";
-import { conditionally, getItem, itemsWithPrefix, type TableRef } from "../store/dynamo.js";
+import { conditionally, getItem, pageWithPrefix, type TableRef } from "../store/dynamo.js";
 import { keys } from "../store/keys.js";
 import { type AlertRef, InvalidAlertIdError, parseAlertId } from "./alert-id.js";
+import { checkedLimit, type ListingPage, type ListingPageRequest } from "./listing-page.js";
 import type { ShareLinks } from "./ports.js";
 import {
   type ShareGrant,
@@ -120,20 +121,21 @@ export class ShareStore implements ShareLinks {
     return grant;
   }
 
-  /** The alert's live links (neither revoked nor expired), oldest first. */
-  async list(alertId: string, nowMs: number): Promise<ShareListing[]> {
+  /**
+   * A page of the alert's live links (neither revoked nor expired), in token-id order, the order
+   * they are stored in; `next` is the page's last token id. Revoked and expired links are read
+   * past, never held: a page holds its live links only.
+   */
+  async list(alertId: string, nowMs: number, page: ListingPageRequest): Promise<ListingPage<ShareListing>> {
     const alert = parseAlertId(alertId);
-    const live: ShareListing[] = [];
-    const items = itemsWithPrefix(
+    const live = (item: Record<string, unknown>) => item.revoked !== true && nowMs < Number(item.expiresAtMs);
+    const { items, next } = await pageWithPrefix(
       this.table,
       keys.account(alert.account),
       keys.shareListingPrefix(alert.serialno, alert.ruleId),
+      { limit: checkedLimit(page.limit), after: page.after, keep: live },
     );
-    for await (const item of items) {
-      const listing = shareListingSchema.parse(item);
-      if (!listing.revoked && nowMs < listing.expiresAtMs) live.push(listing);
-    }
-    return live.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    return { entries: items.map((item) => shareListingSchema.parse(item)), ...(next && { next }) };
   }
 
   /**

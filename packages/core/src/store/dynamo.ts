@@ -5,6 +5,7 @@ import {
   type DynamoDBDocumentClient,
   GetCommand,
   paginateQuery,
+  QueryCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { DYNAMODB_MAX_BATCH_WRITE_ITEMS } from "../aws-limits.js";
 import { chunked } from "../chunked.js";
@@ -57,6 +58,41 @@ export async function* itemsWithPrefix(
     },
   );
   for await (const page of pages) yield* page.Items ?? [];
+}
+
+/**
+ * One page of a partition's items under `prefix`, in sort-key order: the first `limit` that `keep`
+ * accepts after the sort key `prefix + after` (exclusive; any string, not only a key read before),
+ * with `next`, the `after` of the page that follows, when more are left. Holds at most `limit` + 1
+ * items: each Query asks for only as many as the page still lacks, and one more to tell whether
+ * there is a next page.
+ */
+export async function pageWithPrefix(
+  table: TableRef,
+  pk: string,
+  prefix: string,
+  page: { limit: number; after?: string | undefined; keep?: (item: Record<string, unknown>) => boolean },
+): Promise<{ items: Record<string, unknown>[]; next?: string }> {
+  const kept: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined =
+    page.after === undefined ? undefined : { pk, sk: `${prefix}${page.after}` };
+  do {
+    const answer = await table.documents.send(
+      new QueryCommand({
+        TableName: table.tableName,
+        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+        ExpressionAttributeValues: { ":pk": pk, ":prefix": prefix },
+        ConsistentRead: true,
+        Limit: page.limit + 1 - kept.length,
+        ...(startKey && { ExclusiveStartKey: startKey }),
+      }),
+    );
+    for (const item of answer.Items ?? []) if (page.keep?.(item) ?? true) kept.push(item);
+    startKey = answer.LastEvaluatedKey;
+  } while (startKey && kept.length <= page.limit);
+  const items = kept.slice(0, page.limit);
+  const last = items.at(-1);
+  return kept.length > page.limit && last ? { items, next: String(last.sk).slice(prefix.length) } : { items };
 }
 
 /** How often, and after what first delay (doubling), unprocessed batch items are sent again. */

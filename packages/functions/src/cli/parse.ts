@@ -60,6 +60,16 @@ export function integerAtLeast(min: number): (text: string) => number {
   };
 }
 
+/** A whole number from `min` to `max`. */
+export function integerBetween(min: number, max: number): (text: string) => number {
+  return (text) => {
+    const value = Number(text);
+    if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < min || value > max)
+      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
+    return value;
+  };
+}
+
 /** A number of seconds, fractions allowed, of at least `min`. */
 export function secondsAtLeast(min: number): (text: string) => number {
   return (text) => {

@@ -1,7 +1,9 @@
 import { SetAsideStore, type StoredSetAside } from "@fleet-alerts/core/setaside";
+import { LISTING_PAGE_MAX } from "@fleet-alerts/core/share";
 import { Command, Option } from "commander";
 import { accountOption, chosenAccount } from "./account.js";
 import { formatTable, toJson } from "./format.js";
+import { integerBetween } from "./parse.js";
 import { onTable, tableOption } from "./table.js";
 
 interface ListOptions {
@@ -26,7 +28,9 @@ export function setAsideCommand(): Command {
     .addOption(tableOption())
     .addOption(accountOption())
     .addOption(
-      new Option("--limit <count>", "at most this many").default(100).argParser((value) => Number(value)),
+      new Option("--limit <count>", `at most this many (1 to ${LISTING_PAGE_MAX})`)
+        .default(100)
+        .argParser(integerBetween(1, LISTING_PAGE_MAX)),
     )
     .option("--json", "print a JSON document instead of a table")
     .hook("preAction", (_, action) => {

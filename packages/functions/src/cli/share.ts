@@ -3,6 +3,7 @@ import { formatDuration } from "@fleet-alerts/core/rules";
 import { type AlertRef, SHARE_SCOPES, type ShareScope, ShareStore } from "@fleet-alerts/core/share";
 import { Command, Option } from "commander";
 import { formatTable } from "./format.js";
+import { type ListingPageOptions, listingPageOptions, nextPageLine } from "./listing-page.js";
 import { CliError, integerAtLeast, parseAlertIdArgument, parseDurationMs } from "./parse.js";
 import { onTable, tableOption } from "./table.js";
 
@@ -53,12 +54,15 @@ export function shareCommand(): Command {
     .addOption(new Option("--scope <scope>", "what the link allows").choices(SHARE_SCOPES).default("view"))
     .addOption(new Option("--by <name>", "who shares it (recorded with the link)").env("USER").default("cli"))
     .action(create);
-  share
+  const listing = share
     .command("list")
-    .description("show ALERT_ID's live links (token ids, never the tokens)")
+    .description(
+      "show ALERT_ID's live links (token ids, never the tokens), in token-id order, a page at a time",
+    )
     .argument("<alertId>", "the alert, <account>:<serialno>:<ruleId>", parseAlertIdArgument)
-    .addOption(tableOption())
-    .action(list);
+    .addOption(tableOption());
+  for (const option of listingPageOptions()) listing.addOption(option);
+  listing.action(list);
   share
     .command("revoke")
     .description("end one of ALERT_ID's links at once")
@@ -94,22 +98,25 @@ function create(alert: AlertRef, options: CreateOptions): Promise<void> {
   });
 }
 
-function list(alert: AlertRef, options: TableOptions): Promise<void> {
+function list(alert: AlertRef, options: TableOptions & ListingPageOptions): Promise<void> {
   const alertId = alertIdOf(alert.account, alert.serialno, alert.ruleId);
   return onTable(options.table, async (table) => {
-    const live = await new ShareStore(table).list(alertId, Date.now());
-    if (live.length === 0) {
-      console.log(`no live share links for ${alertId}`);
+    const page = await new ShareStore(table).list(alertId, Date.now(), options);
+    if (page.entries.length === 0) {
+      console.log(`no live share links for ${alertId}${options.after ? ` after ${options.after}` : ""}`);
       return;
     }
-    const rows = live.map((link) => [
+    const rows = page.entries.map((link) => [
       link.tokenId,
       link.scope,
       new Date(link.expiresAtMs).toISOString(),
       link.createdBy,
       link.createdAt,
     ]);
-    for (const line of formatTable(["TOKEN ID", "SCOPE", "EXPIRES", "BY", "CREATED"], rows))
+    for (const line of [
+      ...formatTable(["TOKEN ID", "SCOPE", "EXPIRES", "BY", "CREATED"], rows),
+      ...nextPageLine(page, `fleet-alerts share list ${alertId} --limit ${options.limit}`),
+    ])
       console.log(line);
   });
 }

@@ -1,7 +1,11 @@
 import { escapeHtml, instantInBothZones } from "@fleet-alerts/core/evidence/report";
 import type { Incident } from "./ports.js";
 
-/** What happened to the alert since, in time order: published, escalated, evidence stored, acknowledged. */
+/**
+ * What happened to the alert since, in time order: published, escalated, evidence stored,
+ * acknowledged. Each happens once (a level once per level), so the list is never longer than
+ * 3 + MAX_ESCALATION_LEVELS lines, however long the alert is kept: nothing here needs paging.
+ */
 export function historySection(incident: Incident): string {
   const at = (ms: number) => {
     const both = instantInBothZones(ms, incident.fleetTimeZone);

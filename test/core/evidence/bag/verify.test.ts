@@ -1,5 +1,15 @@
 import { execFile } from "node:child_process";
-import { appendFile, mkdir, mkdtemp, readFile, rm, symlink, unlink, writeFile } from "node:fs/promises";
+import {
+  appendFile,
+  mkdir,
+  mkdtemp,
+  readFile,
+  rm,
+  symlink,
+  truncate,
+  unlink,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -12,6 +22,7 @@ import {
   verifyBag,
 } from "@fleet-alerts/core/evidence";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MAX_TAG_FILE_BYTES } from "../../../../packages/core/src/evidence/bag/inspection.js";
 import { type BagFixtureOptions, sha256Hex, writeBagFixture } from "../../../support/bag-fixture.js";
 
 let dir: string;
@@ -185,6 +196,17 @@ describe("verifyBag on a folder", () => {
       'manifest-sha256.txt: line 5 is not "<64 hex digits> <path>"',
       "manifest-sha256.txt: line 6 lists data/ch1.mp4 again",
       "manifest-sha256.txt: line 7 lists report.html, which is outside data/",
+    ]);
+  });
+
+  it("refuses a tag file over MAX_TAG_FILE_BYTES without reading it whole (tag files are read whole)", async () => {
+    await bag();
+    const bagInfo = join(root, "bag-info.txt");
+    // A sparse file: its size is all the check may look at.
+    await truncate(bagInfo, MAX_TAG_FILE_BYTES + 1);
+    const malformed = (await verify()).problems.filter(({ kind }) => kind === "malformed");
+    expect(malformed.map(({ path, detail }) => `${path}: ${detail}`)).toEqual([
+      `bag-info.txt: is ${MAX_TAG_FILE_BYTES + 1} bytes: far more than a tag file holds`,
     ]);
   });
 

@@ -24,7 +24,7 @@ export interface BagProblem {
 }
 
 // Tag files are read whole; no honest one comes near this, and a file that does must not exhaust memory.
-const MAX_TAG_FILE_BYTES = 16 * 1024 * 1024;
+export const MAX_TAG_FILE_BYTES = 16 * 1024 * 1024;
 
 /** A bag under inspection: its files, and the problems found so far. */
 export class Inspection {

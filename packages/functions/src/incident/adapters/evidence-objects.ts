@@ -11,7 +11,7 @@ const MANIFEST_NAME = BAG_FILES.custodyRecord;
 // and its objects are written once under S3 Object Lock (infra/storage.ts). So a container keeps the
 // sets it has read, by custody-record key, and a page seen again reads no object: the two GETs were
 // about a third of a page's CPU (npm run bench). A set is a few kilobytes (the track's points).
-const SETS_KEPT = 100;
+export const SETS_KEPT = 100;
 
 /**
  * The evidence bucket as the incident page reads it: an alert's custody record and track, and
