@@ -55,8 +55,8 @@ export function buildPolling(
   const bind = [...(base.common.bind ?? []), linkSecret];
   // A young generation of 1 MiB semi-spaces: a catch-up's garbage (each page's answer, its parsed
   // events) dies young. With the runtime's own 6 MiB at 128 MB, catch-ups of 3,000, 25,000 and
-  // 100,000 events peaked at 104.9, 114.6 and 120.8 MiB; with 1 MiB at 93.8, 98.3 and 100.0, at
-  // about two thirds of the speed (npm run bench, section 3b; docs/PERFORMANCE.md).
+  // 100,000 events peaked at 104.9, 114.6 and 120.8 MiB; with 2 MiB at 92.7, 102.5 and 103.0; with
+  // 1 MiB at 93.8, 98.3 and 100.0 (npm run bench, section 3b, pages of 2,000; docs/PERFORMANCE.md).
   const young = youngGeneration(stack, POLLER_SEMI_SPACE_MIB);
   const poller = pipelineFunction(stack, "Poller", base, {
     copyFiles: [...(base.accounts.copyFiles ?? []), ...young.copyFiles],

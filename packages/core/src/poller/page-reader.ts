@@ -17,20 +17,21 @@ import { SmallestSerials } from "./smallest-serials.js";
 export const CHUNK_EVENTS = 500;
 
 /**
- * The most events a poll holds at once: one page, read whole before its chunks are handled. Four
- * chunks, so a page's GPS lookups and writes still overlap (`ChunkPlanner`), and small enough that a
- * page of events as large as the bench's (about 1.5 KiB each once parsed, twice the page while an
- * unordered answer is cut back) stays a few MiB in a 128 MB function, whatever the backlog.
+ * The most events a poll holds at once: one page, read whole before its chunks are handled. Two
+ * chunks, so a page's GPS lookups and writes still overlap (`ChunkPlanner`). Measured at 128 MB
+ * (`npm run bench`, section 3b, with the poller's 1 MiB semi-spaces): catch-ups of 3,000, 25,000 and
+ * 100,000 events peaked at 93.8, 97.1 and 97.4 MiB in pages of 1,000 (scans of 5,000), against
+ * 93.8, 98.3 and 100.0 in pages of 2,000 (scans of 20,000), at the same speed.
  */
-export const PAGE_EVENTS = 2_000;
+export const PAGE_EVENTS = 1_000;
 
 /**
- * The most serial numbers one scan keeps: the next ten pages. A serial costs about 80 bytes held
- * (twice as many while an unordered answer is cut back: about 3 MiB), and each scan reads the
- * serials of the whole backlog after the cursor, so keeping ten pages' worth scans a backlog of
- * 100,000 events five times instead of fifty.
+ * The most serial numbers one scan keeps: the next five pages. A serial costs about 80 bytes held,
+ * twice as many until the first cut (`SmallestSerials`), and each scan reads the serials of the
+ * whole backlog after the cursor, so a scan of five pages reads a backlog of 100,000 events twenty
+ * times over (serials only: about 25 bytes each) instead of a hundred.
  */
-export const SCAN_SERIALS = 10 * PAGE_EVENTS;
+export const SCAN_SERIALS = 5 * PAGE_EVENTS;
 
 /**
  * Invalid events whose serial cannot be read, recorded per answer at most: they cannot be placed in
