@@ -65,8 +65,8 @@ export async function startPipeline(options: PipelineOptions) {
     /** Invokes the poll handler as Lambda would, with this much time left. */
     poll: (remainingMs = 60_000) => pollHandler({}, { getRemainingTimeInMillis: () => remainingMs }),
     confirmHandler: createConfirmHandler(env, { observer }),
-    /** The handlers' runtime, for tests that drive core with a test seam (crash points, clock). */
-    runtime: () => buildRuntime(env),
+    /** The handlers' runtime, for tests that drive core with a test seam (crash points, clock); it reports to `observations` too. */
+    runtime: () => buildRuntime(env, { observer }),
     close: async () => {
       await simulator.close();
       await emulators.close();
@@ -108,7 +108,10 @@ export async function pollWithClock(
   pipeline: Pipeline,
   account = "north",
   seams: Partial<
-    Pick<PollerDependencies, "checkpoint" | "chunkEvents" | "confirmQueue" | "now" | "wallClock">
+    Pick<
+      PollerDependencies,
+      "checkpoint" | "chunkEvents" | "confirmQueue" | "now" | "staleSummaries" | "wallClock"
+    >
   > & {
     deadlineMs?: number;
   } = {},

@@ -11,6 +11,7 @@ import {
 } from "./dependencies.js";
 import { newestSerial } from "./newest-serial.js";
 import { type Chunk, readFleet, readPage } from "./page-reader.js";
+import { tellStale } from "./stale-steps.js";
 
 type Outcome = PollSummary["outcome"];
 
@@ -41,9 +42,10 @@ export class TickCarry {
 /**
  * One poll of one account: read the events after the cursor until caught up or the deadline,
  * and for each chunk, in this order: record alerts, publish the pending ones, send evidence jobs
- * and Offline checks, save rule states, move the cursor (the next chunk's alerts are recorded
- * meanwhile). A crash anywhere replays from the last cursor, and every step is idempotent, so
- * nothing is lost and nothing is published twice.
+ * and Offline checks, save rule states, count stale alerts, move the cursor (the next chunk's
+ * alerts are recorded meanwhile); caught up, tell the groups what the catch-up held back as stale.
+ * A crash anywhere replays from the last cursor, and every step is idempotent, so nothing is lost
+ * and nothing is published twice.
  */
 export async function pollAccount(
   settings: AccountSettings,
@@ -92,7 +94,10 @@ async function pollHeld(
   for (;;) {
     if (pastDeadline()) return stop("deadline");
     const chunks = await readPage(account, run.cursor, deps, summary);
-    if (chunks === undefined) return stop("caught-up");
+    if (chunks === undefined) {
+      await tellStale(run, pastDeadline);
+      return stop("caught-up");
+    }
     const outcome = await runPage(run, chunks, pastDeadline);
     if (outcome) return stop(outcome);
   }
