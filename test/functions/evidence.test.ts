@@ -220,6 +220,24 @@ describe("evidence through the SQS handler", () => {
     expect(messages.filter((message) => message.attributes.alert_id?.value === job.alertId)).toHaveLength(1);
   });
 
+  it("stores a stale alert's claim pack and tells no one: the alert was not sent, nor is its evidence notice", async () => {
+    const { job, serialno, prefix } = await jobFor({
+      minutesAgo: 70,
+      before: 30,
+      after: 30,
+      channels: [1],
+      status: "stale",
+    });
+    expect(await deliver([job, job])).toEqual([]);
+    expect(await keysUnder(emulators.bucket, prefix)).toEqual(bagKeys(prefix, "ch1.mp4", "track.geojson"));
+    const record = await alerts.get("east", serialno, "shock");
+    expect(record).toMatchObject({ status: "stale", evidenceStatus: "stored" });
+    const notices = await emulators.readInbox({ atLeast: 0, waitMs: 1_000 });
+    expect(notices.filter((message) => message.attributes.alert_id?.value?.startsWith(job.alertId))).toEqual(
+      [],
+    );
+  });
+
   it("sends the evidence-ready notice to the alert's email recipients, one message each", async () => {
     const { job, serialno } = await jobFor({ minutesAgo: 65, before: 30, after: 30, channels: [1] });
     const route = {

@@ -114,6 +114,19 @@ describe("observations in Lambda", () => {
     [{ type: "event-rejected", account: "east", issues: [{ path: "eventtime", message: "bad" }] }, "warn"],
     [{ type: "alert-suppressed", ...ids, suppressedSoFar: 2 }, "info"],
     [{ type: "offline-cancelled", ...ids, reason: "online-again" }, "info"],
+    // A stale summary told to a group: counts only, no alert listed and no link (those are in the email).
+    [
+      {
+        type: "stale-summary-sent",
+        account: "east",
+        summary: 3,
+        group: "safety",
+        alerts: 31,
+        byRule: { shock: 25, speed: 6 },
+        recipients: 2,
+      },
+      "info",
+    ],
   ])("log %o at the level its consequence calls for", (observation, level) => {
     const { lines, logger } = recordingLogger();
     logObserver(logger).observe(observation);

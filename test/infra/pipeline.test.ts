@@ -232,7 +232,9 @@ describe("functions", () => {
       expect(await readFile(wrapper, "utf8")).toBe(await readFile("infra/runtime-wrapper.sh", "utf8"));
       expect((await stat(wrapper)).mode & 0o111).toBe(0o111);
     }
-    expect(fn(/^Confirm/).Environment).not.toMatchObject({ Variables: { AWS_LAMBDA_EXEC_WRAPPER: expect.anything() } });
+    expect(fn(/^Confirm/).Environment).not.toMatchObject({
+      Variables: { AWS_LAMBDA_EXEC_WRAPPER: expect.anything() },
+    });
   });
 
   it("poll each account on its own schedule, two runs per account at most when a run polls through its interval", () => {

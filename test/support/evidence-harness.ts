@@ -38,6 +38,8 @@ export interface JobOptions {
   after: number;
   channels?: number[];
   recorded?: boolean;
+  /** The alert record's status; `published` unless a stale alert's evidence is tested. */
+  status?: "published" | "stale";
 }
 
 /**
@@ -94,7 +96,7 @@ export async function startEvidenceHarness(options: {
         appdevid: 16,
         eventtime: event.eventtime,
         severity: "critical",
-        status: "published",
+        status: job.status ?? "published",
       },
       Date.now(),
     );

@@ -153,6 +153,22 @@ export const observationSchema = z.discriminatedUnion("type", [
     /** The last receive: the job goes to the DLQ and the alert's evidence is marked failed. */
     final: z.boolean(),
   }),
+  /**
+   * One group told what a catch-up held back as stale (notices/stale-summaries.ts). Counts only: the
+   * alerts it lists and their links go into the email, never into a log line.
+   */
+  z.object({
+    type: z.literal("stale-summary-sent"),
+    account: z.string(),
+    /** The account's summary number: one per catch-up. */
+    summary: z.number(),
+    /** The group told; absent: the ops' emails, told of the stale alerts no group selects. */
+    group: z.string().optional(),
+    alerts: z.number(),
+    byRule: z.record(z.string(), z.number()),
+    /** The email recipients it went to. */
+    recipients: z.number(),
+  }),
   z.object({
     type: z.literal("poll-summary"),
     account: z.string(),

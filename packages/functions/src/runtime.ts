@@ -14,6 +14,12 @@ import {
 import { AccountLock, CursorStore } from "@fleet-alerts/core/cursor";
 import { DeviceCloudClient } from "@fleet-alerts/core/devicecloud";
 import type { EvidenceDependencies } from "@fleet-alerts/core/evidence";
+import {
+  alertLinkOf,
+  NoticeClaims,
+  StaleSummaryNotices,
+  StaleSummaryStore,
+} from "@fleet-alerts/core/notices";
 import { OfflineCheckStore } from "@fleet-alerts/core/offline";
 import {
   type AccountPoller,
@@ -173,6 +179,17 @@ export async function buildRuntime(
     items: new DynamoRoutingItemStore(table),
     smsCaps: new DynamoSmsCapStore(table, groupsFile.smsCaps),
   });
+  // Each catch-up's stale alerts, told to the groups they would have gone to once it has caught up.
+  const staleSummaries = new StaleSummaryNotices({
+    store: new StaleSummaryStore(table),
+    claims: new NoticeClaims(table),
+    publisher: shared.publisher,
+    alerts: shared.alerts,
+    groups: groupsFile,
+    fleetTimeZone: config.FLEET_TIME_ZONE,
+    ...(shared.alertLinks && { linkOf: alertLinkOf(shared.alertLinks) }),
+    observer,
+  });
   const pollers = await Promise.all(
     config.DEVICE_CLOUD_ACCOUNTS.map(async (account, index) => ({
       settings: {
@@ -183,7 +200,7 @@ export async function buildRuntime(
         ...(account.startSerialno !== undefined && { startSerialno: account.startSerialno }),
         ...(config.PUBLIC_BASE_URL && { linkBaseUrl: config.PUBLIC_BASE_URL }),
       },
-      deps: { ...shared, router, client: clients.get(account.id) as DeviceCloudClient },
+      deps: { ...shared, router, staleSummaries, client: clients.get(account.id) as DeviceCloudClient },
       // Built once per container: a warm container's next run reads no rule state while the
       // cursor is where its last run left it.
       carry: new TickCarry(),

@@ -106,6 +106,12 @@ function observationText(observation: Exclude<Observation, { type: "poll-summary
       return shown`escalation-cancelled ${about(observation)}: level ${observation.level} not sent (${observation.reason})`;
     case "record-set-aside":
       return shown`PROBLEM set aside ${observation.alertId ?? `${observation.ruleId} #${observation.serialno}`} device ${observation.deviceid}: ${observation.step} refused for good (${observation.reason}); ops told, the rest went out`;
+    case "stale-summary-sent":
+      return shown`stale summary #${observation.summary} to ${observation.group ?? "the ops' emails"}: ${observation.alerts} alert(s) held back as stale (${Object.entries(
+        observation.byRule,
+      )
+        .map(([rule, n]) => `${rule} ${n}`)
+        .join(", ")})`;
     case "gps-history-unavailable":
       return shown`gps history unavailable for device ${observation.deviceid} (${observation.reason}): ${observation.alerts} alert(s) use the next best position`;
     default:

@@ -58,7 +58,11 @@ function fleetEvents(untilMs: number): DeviceEvent[] {
   for (let device = 0; device < DEVICES; device++) {
     const offset = Math.floor((device * EVENT_EVERY_MS) / DEVICES);
     for (let slot = 0, at = START_MS + offset; at <= untilMs; slot++, at += EVENT_EVERY_MS)
-      events.push({ eventMs: at, deviceid: `MDVR${String(device).padStart(4, "0")}`, appdevid: codeOf(device, slot) });
+      events.push({
+        eventMs: at,
+        deviceid: `MDVR${String(device).padStart(4, "0")}`,
+        appdevid: codeOf(device, slot),
+      });
   }
   events.sort((a, b) => a.eventMs - b.eventMs);
   return events.map((event, index) => ({
@@ -92,7 +96,9 @@ async function runDrill(outageHours: number): Promise<Drill> {
   for (let atMs = START_MS; atMs <= endMs; atMs += MINUTE) {
     world.clock.nowMs = atMs;
     world.deps.client.unreachable =
-      atMs >= outageStartMs && atMs < recoveryMs ? new DeviceCloudNetworkError("eventQuery", "ECONNREFUSED", 1) : undefined;
+      atMs >= outageStartMs && atMs < recoveryMs
+        ? new DeviceCloudNetworkError("eventQuery", "ECONNREFUSED", 1)
+        : undefined;
     // A run's own clock: its deadline passes after about 25 chunks.
     let spentMs = 0;
     const deps: PollerDependencies = {
@@ -128,7 +134,8 @@ function expectEveryAlertOnce({ events, world, outageStartMs, recoveryMs }: Dril
   for (const record of records) {
     const at = eventMs.get(String(record.serialno)) as number;
     // Stale: more than 6 h old when the catch-up reached it; sent: polled live, or younger than that.
-    if (record.status === "stale") expect(at, record.alertId).toBeLessThan(recoveryMs + 30 * MINUTE - SIX_HOURS);
+    if (record.status === "stale")
+      expect(at, record.alertId).toBeLessThan(recoveryMs + 30 * MINUTE - SIX_HOURS);
     else if (at >= outageStartMs) expect(at, record.alertId).toBeGreaterThanOrEqual(recoveryMs - SIX_HOURS);
   }
   const sent = records.filter((record) => record.status === "published").map((record) => record.alertId);
@@ -164,12 +171,16 @@ describe("the outage drill: 1,000 devices, the device cloud unreachable, then ba
   for (const hours of [1, 6, 24]) {
     it(`catches up by itself after ${hours} h, every alert once, stale ones held back`, async () => {
       const drill = await runDrill(hours);
-      const during = drill.runs.filter((run) => run.atMs >= drill.outageStartMs && run.atMs < drill.recoveryMs);
+      const during = drill.runs.filter(
+        (run) => run.atMs >= drill.outageStartMs && run.atMs < drill.recoveryMs,
+      );
       expect(during.every((run) => run.summary === undefined)).toBe(true); // every run failed: no cursor moved
 
       const { after, firstCaughtUp } = caughtUpAfter(drill);
       const backlog = drill.events.filter(
-        (event) => Date.parse(event.eventtime) >= drill.outageStartMs && Date.parse(event.eventtime) < drill.recoveryMs,
+        (event) =>
+          Date.parse(event.eventtime) >= drill.outageStartMs &&
+          Date.parse(event.eventtime) < drill.recoveryMs,
       ).length;
       // Ordinary runs drain it, about 25 chunks of 500 a run: no manual step.
       expect(firstCaughtUp).toBeGreaterThanOrEqual(0);
@@ -189,7 +200,8 @@ describe("the outage drill: 1,000 devices, the device cloud unreachable, then ba
         expect(stale.length).toBeGreaterThan(300);
         expect(stale.some((record) => record.ruleId === "gsensor")).toBe(true);
         expect(stale.some((record) => record.ruleId === "offline")).toBe(true);
-      } else if (hours === 6) expect(stale.length).toBeLessThan(20); // the outage's first minutes only
+      } else if (hours === 6)
+        expect(stale.length).toBeLessThan(20); // the outage's first minutes only
       else expect(stale).toEqual([]);
       await expectNoOfflineFlood(drill);
     }, 120_000);

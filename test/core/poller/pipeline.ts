@@ -70,8 +70,9 @@ export async function startPipeline(options: PipelineOptions) {
     /** Invokes the poll handler as Lambda would, with this much time left. */
     poll: (remainingMs = 60_000) => pollHandler({}, { getRemainingTimeInMillis: () => remainingMs }),
     confirmHandler: createConfirmHandler(env, { observer }),
-    /** The handlers' runtime, for tests that drive core with a test seam (crash points, clock). */
-    runtime: () => buildRuntime(env, { ...(options.pollSizes && { pollSizes: options.pollSizes }) }),
+    /** The handlers' runtime, for tests that drive core with a test seam (crash points, clock); it reports to `observations` too. */
+    runtime: () =>
+      buildRuntime(env, { observer, ...(options.pollSizes && { pollSizes: options.pollSizes }) }),
     close: async () => {
       await simulator.close();
       await emulators.close();
@@ -115,7 +116,7 @@ export async function pollWithClock(
   seams: Partial<
     Pick<
       PollerDependencies,
-      "checkpoint" | "chunkEvents" | "confirmQueue" | "now" | "pageEvents" | "wallClock"
+      "checkpoint" | "chunkEvents" | "confirmQueue" | "now" | "pageEvents" | "staleSummaries" | "wallClock"
     >
   > & {
     deadlineMs?: number;

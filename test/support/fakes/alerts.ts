@@ -51,7 +51,7 @@ export class FakeAlertRecords implements AlertRecords {
         escalatedLevels: 0,
         escalationsSent: 0,
         ...(route && { route, publishedAt: iso(decidedAtMs) }),
-        ...(alert.evidence && alert.status === "published" && { evidenceStatus: "pending" as const }),
+        ...(alert.evidence && { evidenceStatus: "pending" as const }),
       };
       this.#records.set(keyOf(alert), structuredClone(record));
       return structuredClone(record);

@@ -42,7 +42,8 @@ export class AlertStore implements AlertRecords {
       ...alertItem(alert, decidedAtMs),
       chunkFrom: chunkFrom.toString(),
       ...(route && { route, publishedAt: new Date(decidedAtMs).toISOString() }),
-      ...(alert.evidence && alert.status === "published" && { evidenceStatus: "pending" }),
+      // A stale alert's footage is collected all the same (its evidence job goes with the chunk's).
+      ...(alert.evidence && { evidenceStatus: "pending" }),
     }));
     await putAll(this.table, items);
     return items.map((item) => alertItemSchema.parse(item));

@@ -59,7 +59,8 @@ export class RecordLedger implements DeliveryLedger {
 /**
  * A poller's window: its records are written `published` once, before they go out, naming their
  * chunk (`chunkFrom`), and the chunk's publication item says which went out and which had their
- * jobs sent: one write per chunk and step in place of one per alert. A record of an earlier chunk
+ * jobs sent (a `stale` record's, which is never published, is its evidence job alone): one write
+ * per chunk and step in place of one per alert. A record of an earlier chunk
  * (the cursor was moved back) is judged by that chunk's item; a record without a chunk, by itself.
  */
 export class ChunkLedger implements DeliveryLedger {
@@ -118,7 +119,9 @@ export class ChunkLedger implements DeliveryLedger {
   owesJobs(record: AlertRecord): boolean {
     const publication = this.#publicationOf(record);
     if (!publication) return this.ownRecords.owesJobs(record);
-    return publication.published.has(record.alertId) && !publication.handedOn.has(record.alertId);
+    if (publication.handedOn.has(record.alertId)) return false;
+    // A stale record is never published; its evidence job is owed from the moment it is recorded.
+    return record.status === "stale" || publication.published.has(record.alertId);
   }
 
   async handedOn(records: readonly AlertRecord[]): Promise<void> {

@@ -14,7 +14,9 @@ import type { AlertRecord } from "./record.js";
 
 /**
  * Sends the jobs of each published record the ledger says still owes them (its evidence job when
- * its rule wants video, one webhook job per target of its route, its first escalation job), then
+ * its rule wants video, one webhook job per target of its route, its first escalation job), and
+ * the evidence job of each stale record that owes one (a stale record has no route and no
+ * escalation: it goes to no one, but its footage is collected before the card overwrites it), then
  * tells the ledger. A crash in between sends them again on the replay: each consumer is idempotent
  * by alert id (as SQS, delivering at least once, requires). A job the queue refuses for good is set
  * aside before the ledger is told: the other jobs, and the chunk, go on.
@@ -25,7 +27,9 @@ export async function handOn(
   counts: { evidenceJobs: number },
   ledger: DeliveryLedger,
 ): Promise<void> {
-  const owing = records.filter((record) => record.status === "published" && ledger.owesJobs(record));
+  const owing = records.filter(
+    (record) => (record.status === "published" || record.status === "stale") && ledger.owesJobs(record),
+  );
   const withJobs = owing.filter(
     (record) => record.evidence || record.escalation || (record.route?.targets.length ?? 0) > 0,
   );
@@ -67,7 +71,7 @@ async function queueEvidence(
 ): Promise<SetAsideEntry[]> {
   const jobs = records.flatMap((record): OutgoingJob[] => {
     if (!record.evidence) return [];
-    // The alert as published, for the evidence's report.
+    // The alert as published (a stale one as it would have been), for the evidence's report.
     const alert = publishedBody(record);
     const job: EvidenceJob = {
       version: 1,
@@ -85,7 +89,8 @@ async function queueEvidence(
       attempt: 0,
       ...(alert && { alert }),
       timestampAttempt: 0,
-      incidentLink: hasLinkSlot(record.message as AlertMessage),
+      // A stale alert's link is granted only when its summary lists it, and its evidence is told to no one.
+      incidentLink: record.status === "published" && hasLinkSlot(record.message as AlertMessage),
     };
     return [{ record, message: { body: awsJson(job) } }];
   });

@@ -5,9 +5,15 @@ import type { Rule } from "../rules/schema.js";
 import { buildAlertMessage } from "./message.js";
 import { alertIdOf, type NewAlertRecord } from "./record.js";
 
-/** `pending`: to be published, its message rendered now, at the event's place; `stale`: recorded, never sent. */
-export type NewAlertRecordInput = AlertRecordBasis &
-  ({ status: "pending"; incident: IncidentContext } | { status: "stale" });
+/**
+ * `pending`: to be published; `stale`: recorded, never sent. Either way its message is rendered now,
+ * at the event's place: a stale alert's body is what its claim pack, its incident page and the
+ * groups' selectors read of it (the vehicle, the driver, the event as the alert would have said it).
+ */
+export interface NewAlertRecordInput extends AlertRecordBasis {
+  status: "pending" | "stale";
+  incident: IncidentContext;
+}
 
 interface AlertRecordBasis {
   account: string;
@@ -27,7 +33,8 @@ interface AlertRecordBasis {
 /**
  * The alert record of one event and rule, as the poller and the Offline confirmation write it: the
  * message rendered once (a replay publishes exactly what was decided), when the rule wants video,
- * the evidence request with the event as received, and when it escalates, its escalation policy.
+ * the evidence request with the event as received (a stale alert's too: its footage is collected
+ * all the same), and when it escalates and is to be sent, its escalation policy.
  */
 export function newAlertRecord(input: NewAlertRecordInput): NewAlertRecord {
   const { account, event, rule } = input;
@@ -40,19 +47,17 @@ export function newAlertRecord(input: NewAlertRecordInput): NewAlertRecord {
     eventtime: event.eventtime,
     severity: rule.severity,
     status: input.status,
-    ...(input.status === "pending" && {
-      message: buildAlertMessage({
-        alertId: alertIdOf(account, event.serialno, rule.id),
-        account,
-        event,
-        rule,
-        suppressedBefore: input.suppressedBefore,
-        device: input.device,
-        incident: input.incident,
-        fleetTimeZone: input.fleetTimeZone,
-        confirmedOfflineMinutes: input.confirmedOfflineMinutes,
-        linkBaseUrl: input.linkBaseUrl,
-      }),
+    message: buildAlertMessage({
+      alertId: alertIdOf(account, event.serialno, rule.id),
+      account,
+      event,
+      rule,
+      suppressedBefore: input.suppressedBefore,
+      device: input.device,
+      incident: input.incident,
+      fleetTimeZone: input.fleetTimeZone,
+      confirmedOfflineMinutes: input.confirmedOfflineMinutes,
+      linkBaseUrl: input.linkBaseUrl,
     }),
     ...(rule.evidence && { evidence: rule.evidence, event: eventAsReceived(event) }),
     // Fixed as the alert fires: the escalation follows this copy, whatever the rule says later.

@@ -86,6 +86,26 @@ export function resolveIncidentContext({ event, rule, device, history }: Inciden
 }
 
 /**
+ * A stale alert's context. It is never sent, so no GPS lookup is spent on it in a backlog, and the
+ * last status fix, taken hours after the event, is left out: the claim report would show it in
+ * place of the event's point on the evidence's own track. What the event itself says remains: its
+ * coordinates, and an OverSpeed's memo speed and limit.
+ */
+export function staleIncidentContext(event: DeviceEvent, rule: Pick<Rule, "speedLimitKmh">): IncidentContext {
+  const context = resolveIncidentContext({
+    event,
+    rule,
+    device: undefined,
+    history: { status: "ok", track: [] },
+  });
+  if (context.position) return context;
+  return {
+    ...context,
+    positionGap: "the event had no coordinates, and a stale alert's position is not looked up",
+  };
+}
+
+/**
  * What the event itself and the GPS track say, with no status fix or memo: the position from the
  * event's coordinates, else the track at the event time; speed and heading from the track (for an
  * OverSpeed, the sample that crossed the limit). The alerts and the evidence both place events so.

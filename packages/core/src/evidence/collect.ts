@@ -212,7 +212,10 @@ async function packAndStamp(
   return stampClaimPack(job, prefix, tagManifest, claimPack.tsa, deps);
 }
 
-/** Marks the alert record and sends "evidence ready" once, whichever delivery of the job gets here. */
+/**
+ * Marks the alert record and sends "evidence ready" once, whichever delivery of the job gets here
+ * (none for a stale alert).
+ */
 async function finish(
   job: EvidenceJob,
   settings: EvidenceSettings,
@@ -243,11 +246,14 @@ async function announceOnce(
   deps: EvidenceDependencies,
   message: ReturnType<typeof evidenceAnnouncement>,
 ) {
-  if (!(await deps.alerts.claimEvidenceAnnouncement(alertOf(job), deps.now()))) return;
-  // To the people the alert itself reached by email, one message each (routing/route.ts); an alert
-  // routed before routing existed went to every subscriber, now the ops' `unrouted` recipient.
   const key = alertOf(job);
   const record = await deps.alerts.get(key.account, key.serialno, key.ruleId);
+  // A stale alert was sent to no one, and neither is its evidence: the stale summary lists it, and
+  // its incident page shows the evidence once stored.
+  if (record?.status === "stale") return;
+  if (!(await deps.alerts.claimEvidenceAnnouncement(key, deps.now()))) return;
+  // To the people the alert itself reached by email, one message each (routing/route.ts); an alert
+  // routed before routing existed went to every subscriber, now the ops' `unrouted` recipient.
   const to = record?.route?.email ?? [UNROUTED_RECIPIENT];
   // Held by every group that selects it: their quiet-hour summary tells of it, not a notice now.
   if (to.length === 0) return;

@@ -8,3 +8,7 @@ export * from "./links.js";
 export * from "./quiet-summary.js";
 export * from "./run.js";
 export * from "./sms-summary.js";
+export * from "./stale-store.js";
+export * from "./stale-summaries.js";
+export * from "./stale-summary-text.js";
+export * from "./stale-tally.js";

@@ -5,8 +5,11 @@ import { SMS_SEGMENT_LENGTH, toAscii, toGsm } from "../text/alphabet.js";
 import { shorten } from "../text/fit.js";
 import type { NoticeMessage } from "./deliver-once.js";
 
-/** What the notices function sends; SMS subscriptions let `sms-summary` through (with `alert`). */
-export type NoticeKind = "quiet-summary" | "digest" | "sms-summary";
+/**
+ * What the notices function sends, and the poller's stale summary; SMS subscriptions let
+ * `sms-summary` through (with `alert`).
+ */
+export type NoticeKind = "quiet-summary" | "digest" | "sms-summary" | "stale-summary";
 
 export interface NoticeText {
   subject: string;

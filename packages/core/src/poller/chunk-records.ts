@@ -4,7 +4,11 @@ import type { ChunkAlertRecord } from "../alerts/ports.js";
 import { type AlertRecord, alertIdOf, type NewAlertRecord } from "../alerts/record.js";
 import type { GpsHistory } from "../context/gps-history.js";
 import type { GpsHistories } from "../context/gps-lookup.js";
-import { type IncidentContext, resolveIncidentContext } from "../context/incident-context.js";
+import {
+  type IncidentContext,
+  resolveIncidentContext,
+  staleIncidentContext,
+} from "../context/incident-context.js";
 import type { FleetDevice } from "../devicecloud/schemas/devices.js";
 import type { AlertRouter } from "../routing/route-alert.js";
 import type { ChunkPlan } from "./chunk-planner.js";
@@ -23,7 +27,8 @@ type ContextCounts = Pick<
 /**
  * The records of a chunk's alerts, each pending one rendered with where the vehicle was and how
  * fast it went at its event. A device without a track gets the next best position; its alerts are
- * recorded all the same (stale ones need no context: they are never sent).
+ * recorded all the same. A stale one is rendered from what its event says, with no lookup: it is
+ * never sent, and its evidence's track places it.
  */
 export async function recordsOfChunk(
   plan: ChunkPlan,
@@ -45,7 +50,8 @@ export async function recordsOfChunk(
       fleetTimeZone: settings.fleetTimeZone,
       linkBaseUrl: settings.linkBaseUrl,
     };
-    if (status === "stale") return newAlertRecord({ ...basis, status });
+    if (status === "stale")
+      return newAlertRecord({ ...basis, status, incident: staleIncidentContext(event, rule) });
     // Every pending alert's event was looked up; should one not have been, it goes out without a track.
     const history: GpsHistory = histories.at(event.deviceid, Date.parse(event.eventtime)) ?? {
       status: "unavailable",
@@ -59,7 +65,8 @@ export async function recordsOfChunk(
 
 /**
  * The decided records the window lacks, as the poller writes them for its chunk: an alert to send
- * is written `published`, with its route decided now, a stale one `stale`. Both as of the chunk's
+ * is written `published`, with its route decided now, a stale one `stale`, with no route (it goes
+ * to no one; the stale summary tells its groups of it). Both as of the chunk's
  * decision time, which a replay of the chunk reads back from its publication item: it finds the
  * same quiet-hour windows, SMS hour and routing item keys, and so routes exactly as the first run.
  */

@@ -14,6 +14,7 @@ import type { AccountSettings, PollerDependencies, PollSummary } from "./depende
 import { sendOfflineSteps } from "./offline-steps.js";
 import type { Chunk } from "./page-reader.js";
 import { stateKey } from "./rule-state.js";
+import { noteStale } from "./stale-steps.js";
 
 /** Why a run stopped before it caught up. */
 export type StopOutcome = Extract<PollSummary["outcome"], "cursor-moved" | "lost-lease">;
@@ -109,8 +110,9 @@ async function storable(
  * where the ledger says they are owed and their jobs sent; meanwhile its Offline steps are sent
  * and then its rule states saved (a replay decides nothing new past a saved state, and publishes
  * from the records; the Offline steps come first, since a saved state would keep a replay from
- * deciding them again). Both settle before the cursor moves, and before the run goes on or stops:
- * none may still be writing once the lease is given up. An outcome when the run must stop.
+ * deciding them again), and its stale records are counted for the stale summary. All settle
+ * before the cursor moves, and before the run goes on or stops: none may still be writing once the
+ * lease is given up. An outcome when the run must stop.
  */
 export async function sendChunk(run: Run, chunk: RecordedChunk): Promise<StopOutcome | undefined> {
   const { deps, settings, summary } = run;
@@ -125,6 +127,7 @@ export async function sendChunk(run: Run, chunk: RecordedChunk): Promise<StopOut
       await deps.states.saveAll(account, decision.states);
       deps.checkpoint?.("states-saved");
     })(),
+    noteStale(run, chunk.window, chunk.through),
   ]);
   for (const { deviceid, ruleId, state } of decision.states)
     run.states.set(stateKey(deviceid, ruleId), state);

@@ -4,6 +4,7 @@ import type { GpsLookupSettings } from "../context/gps-lookup.js";
 import type { AccountLease, Cursors } from "../cursor/ports.js";
 import type { DeviceCloud } from "../devicecloud/ports.js";
 import type { StructuredLogger } from "../logging.js";
+import type { StaleSummaries } from "../notices/stale-summaries.js";
 import type { ObservationOf, Observer } from "../observer.js";
 import type { OfflineChecks } from "../offline/ports.js";
 import type { JobQueue } from "../queue/ports.js";
@@ -19,6 +20,7 @@ export const POLL_STEPS = [
   "jobs-queued",
   "side-effects-sent",
   "states-saved",
+  "stale-noted",
   "cursor-advanced",
 ] as const;
 export type PollStep = (typeof POLL_STEPS)[number];
@@ -44,6 +46,11 @@ export interface PollerDependencies {
   webhookQueue?: JobQueue;
   /** Keeps what AWS refuses for good (and tells ops), so that nothing else waits for it. */
   setAside: SetAside;
+  /**
+   * Counts the stale alerts of each chunk and tells their groups of them once the account has
+   * caught up; absent where nobody is to be told (the decision tests).
+   */
+  staleSummaries?: StaleSummaries;
   logger: StructuredLogger;
   /** Told each decision and outcome (alerts, suppressions, Offline checks...). */
   observer: Observer;

@@ -11,6 +11,7 @@ import {
 } from "./dependencies.js";
 import { newestSerial } from "./newest-serial.js";
 import { type Chunk, eventPages, readFleet } from "./page-reader.js";
+import { tellStale } from "./stale-steps.js";
 
 type Outcome = PollSummary["outcome"];
 
@@ -40,10 +41,11 @@ export class TickCarry {
 
 /**
  * One poll of one account: read the events after the cursor, a bounded page at a time
- * (`eventPages`), until caught up or the deadline, and for each chunk, in this order: record alerts, publish the pending ones, send evidence jobs
- * and Offline checks, save rule states, move the cursor (the next chunk's alerts are recorded
- * meanwhile). A crash anywhere replays from the last cursor, and every step is idempotent, so
- * nothing is lost and nothing is published twice.
+ * (`eventPages`), until caught up or the deadline, and for each chunk, in this order: record
+ * alerts, publish the pending ones, send evidence jobs and Offline checks, save rule states, count
+ * stale alerts, move the cursor (the next chunk's alerts are recorded meanwhile); caught up, tell
+ * the groups what the catch-up held back as stale. A crash anywhere replays from the last cursor,
+ * and every step is idempotent, so nothing is lost and nothing is published twice.
  */
 export async function pollAccount(
   settings: AccountSettings,
@@ -91,13 +93,22 @@ async function pollHeld(
   const pastDeadline = () => (deps.wallClock ?? Date.now)() >= deadlineMs;
   // One page at a time, each read only once the one before is handled: the cursor moves per chunk.
   const pages = eventPages(account, run.cursor, deps, summary);
+  // The last event of the pages handled: stopped between pages, the run is at least its age behind.
+  let lastHandled: DeviceEvent | undefined;
   try {
     for (;;) {
-      if (pastDeadline()) return stop("deadline");
+      if (pastDeadline()) {
+        summary.lagSeconds = ageSeconds(lastHandled, deps.now());
+        return stop("deadline");
+      }
       const page = await pages.next();
-      if (page.done) return stop("caught-up");
+      if (page.done) {
+        await tellStale(run, pastDeadline);
+        return stop("caught-up");
+      }
       const outcome = await runPage(run, page.value, pastDeadline);
       if (outcome) return stop(outcome);
+      lastHandled = page.value.findLast((chunk) => chunk.events.length > 0)?.events.at(-1) ?? lastHandled;
     }
   } finally {
     await pages.return();

@@ -12,6 +12,11 @@ export function sortableSerial(serialno: bigint): string {
   return digits.padStart(SERIAL_WIDTH, "0");
 }
 
+// Summary numbers count up from 1, one per catch-up: ten digits sort them as integers for ever.
+function sortableSummary(summary: number): string {
+  return String(summary).padStart(10, "0");
+}
+
 export const keys = {
   account: (account: string) => `ACCOUNT#${account}`,
   cursor: "CURSOR",
@@ -32,6 +37,11 @@ export const keys = {
   setAside: (serialno: bigint, ruleId: string, step: string, targetId?: string) =>
     `SETASIDE#${sortableSerial(serialno)}#${ruleId}#${step}${targetId === undefined ? "" : `#${targetId}`}`,
   setAsidePrefix: "SETASIDE#",
+  /** Where the account's stale summaries stand: the one being added to, one closed and still being sent. */
+  staleSummary: "STALESUMMARY",
+  /** One group's tally of stale alerts in the account's summary number `summary` (notices/stale-store.ts). */
+  staleTally: (summary: number, group: string) => `STALESUMMARY#${sortableSummary(summary)}#${group}`,
+  staleTallyPrefix: (summary: number) => `STALESUMMARY#${sortableSummary(summary)}#`,
   /** A share link's lookup item, its own partition: a link is resolved knowing nothing but its token. */
   share: (tokenId: string) => `SHARE#${tokenId}`,
   shareSort: "SHARE",
