@@ -26,6 +26,13 @@ export function lambdaHandler<Event, Result, Ctx extends Partial<Context>>(
   return (event, context) => wrapped(event, context as Context);
 }
 
+/** How far behind an account's cursor is: each account's lag alarm watches its own series. */
+export function publishCursorLag(account: string, lagSeconds: number): void {
+  const lag = metrics.singleMetric();
+  lag.addDimension("account", account);
+  lag.addMetric("CursorLagSeconds", MetricUnit.Seconds, lagSeconds);
+}
+
 /**
  * The poller's figures for one account. Only CursorLagSeconds has an `account` dimension: each
  * account's lag alarm needs its own series. The others are summed over the accounts (one series
@@ -33,9 +40,7 @@ export function lambdaHandler<Event, Result, Ctx extends Partial<Context>>(
  * account kept as a property of the log line, for Logs Insights.
  */
 export function publishPollMetrics(summary: PollSummary, runMs: number): void {
-  const lag = metrics.singleMetric();
-  lag.addDimension("account", summary.account);
-  lag.addMetric("CursorLagSeconds", MetricUnit.Seconds, summary.lagSeconds);
+  publishCursorLag(summary.account, summary.lagSeconds);
   metrics.addMetadata("account", summary.account);
   metrics.addMetric("EventsRead", MetricUnit.Count, summary.eventsRead);
   metrics.addMetric("AlertsPublished", MetricUnit.Count, summary.alertsPublished);

@@ -49,4 +49,25 @@ describe("the account lease on DynamoDB", () => {
     await lock.release("north", "run-b");
     expect(await lock.acquire("north", "run-c", T0 + 25_000 + LEASE_MS + 4)).toBe(true);
   });
+
+  it("keeps when a run last caught up, for the account's next run in any process to learn", async () => {
+    expect(await lock.acquire("south", "run-a", T0)).toBe(true);
+    expect(lock.lastCaughtUpMs("south")).toBeUndefined();
+    await lock.release("south", "run-a", T0 + 5_000);
+    // Another process (a cold container) learns it as it takes the lease, in the same write.
+    const elsewhere = new AccountLock(
+      { documents: emulators.clients.documents, tableName: emulators.tableName },
+      LEASE_MS,
+    );
+    expect(elsewhere.lastCaughtUpMs("south")).toBeUndefined();
+    expect(await writesOf(() => elsewhere.acquire("south", "run-b", T0 + 60_000))).toBe(1);
+    expect(elsewhere.lastCaughtUpMs("south")).toBe(T0 + 5_000);
+    // A run that did not catch up (it failed) leaves the time as it was; one that did moves it.
+    await elsewhere.release("south", "run-b");
+    expect(await lock.acquire("south", "run-c", T0 + 120_000)).toBe(true);
+    expect(lock.lastCaughtUpMs("south")).toBe(T0 + 5_000);
+    expect(await lock.acquire("south", "run-d", T0 + 121_000)).toBe(false); // released, then taken again: held
+    await lock.release("south", "run-c", T0 + 130_000);
+    expect(lock.lastCaughtUpMs("south")).toBe(T0 + 130_000);
+  });
 });

@@ -3,8 +3,9 @@ import { type OfflineCheckJob, offlineCheckJobSchema } from "@fleet-alerts/core/
 import {
   type AccountSettings,
   type PollerDependencies,
+  PollFailedError,
   type PollSummary,
-  pollAccount,
+  runPollers,
   TickCarry,
 } from "@fleet-alerts/core/poller";
 import { DEFAULT_RULES } from "@fleet-alerts/core/rules";
@@ -74,8 +75,8 @@ function fleetEvents(untilMs: number): DeviceEvent[] {
 }
 
 interface Drill {
-  /** Every run's summary, with the simulated time it ran at; a failed run has none. */
-  runs: { atMs: number; summary?: PollSummary }[];
+  /** Every run's summary, with the simulated time it ran at; a failed run has none, only its lag. */
+  runs: { atMs: number; summary?: PollSummary; lagSeconds?: number }[];
   events: DeviceEvent[];
   world: ReturnType<typeof fakePollerDependencies>;
   outageStartMs: number;
@@ -108,8 +109,18 @@ async function runDrill(outageHours: number): Promise<Drill> {
         if (step === "cursor-advanced") spentMs += CHUNK_COST_MS;
       },
     };
-    const summary = await pollAccount(SETTINGS, deps, RUN_BUDGET_MS, carry).catch(() => undefined);
-    runs.push({ atMs, ...(summary && { summary }) });
+    try {
+      const [summary] = await runPollers([{ settings: SETTINGS, deps, carry }], {
+        deadlineMs: RUN_BUDGET_MS,
+      });
+      runs.push({ atMs, ...(summary && { summary, lagSeconds: summary.lagSeconds }) });
+    } catch (error) {
+      if (!(error instanceof PollFailedError)) throw error;
+      runs.push({
+        atMs,
+        ...(error.failures[0]?.lagSeconds !== undefined && { lagSeconds: error.failures[0].lagSeconds }),
+      });
+    }
   }
   return { runs, events, world, outageStartMs, recoveryMs };
 }
@@ -175,6 +186,10 @@ describe("the outage drill: 1,000 devices, the device cloud unreachable, then ba
         (run) => run.atMs >= drill.outageStartMs && run.atMs < drill.recoveryMs,
       );
       expect(during.every((run) => run.summary === undefined)).toBe(true); // every run failed: no cursor moved
+      // Their lag: the time since a run last caught up (a minute before the outage), growing by the
+      // minute, what the account's lag metric and alarm see.
+      const lags = during.map((run) => run.lagSeconds);
+      expect(lags).toEqual(during.map((run) => Math.round((run.atMs - drill.outageStartMs) / 1000) + 60));
 
       const { after, firstCaughtUp } = caughtUpAfter(drill);
       const backlog = drill.events.filter(

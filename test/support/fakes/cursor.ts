@@ -40,7 +40,15 @@ export class FakeAccountLease implements AccountLease {
     return true;
   }
 
-  async release(account: string, owner: string): Promise<void> {
-    if (this.#leases.get(account)?.owner === owner) this.#leases.delete(account);
+  readonly #caughtUpAtMs = new Map<string, number>();
+
+  async release(account: string, owner: string, caughtUpAtMs?: number): Promise<void> {
+    if (this.#leases.get(account)?.owner !== owner) return;
+    this.#leases.delete(account);
+    if (caughtUpAtMs !== undefined) this.#caughtUpAtMs.set(account, caughtUpAtMs);
+  }
+
+  lastCaughtUpMs(account: string): number | undefined {
+    return this.#caughtUpAtMs.get(account);
   }
 }

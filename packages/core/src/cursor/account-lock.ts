@@ -1,4 +1,4 @@
-import { DeleteCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { conditionally, type TableRef } from "../store/dynamo.js";
 import { keys } from "../store/keys.js";
 import type { AccountLease } from "./ports.js";
@@ -7,11 +7,15 @@ import type { AccountLease } from "./ports.js";
  * One poller at a time per account: a lease in the table, taken with a conditional put, renewed as
  * the run goes and released at its end. A run that crashed holding it only delays the next run by
  * the lease. Two runs at once (a retry overlapping a scheduled run) would otherwise read the same
- * events and race to publish them.
+ * events and race to publish them. The item also keeps when a run last caught up (`caughtUpAtMs`),
+ * set by the release that ends such a run and read back by the next take, in the same writes: a
+ * run that fails (the device cloud down) reports how long the account has been behind.
  */
 export class AccountLock implements AccountLease {
   /** When each run's lease (by account and owner) was last taken or extended, by this process. */
   readonly #extendedAtMs = new Map<string, number>();
+  /** When each account last caught up, as this process last learned it. */
+  readonly #caughtUpAtMs = new Map<string, number>();
 
   constructor(
     private readonly table: TableRef,
@@ -19,19 +23,26 @@ export class AccountLock implements AccountLease {
   ) {}
 
   async acquire(account: string, owner: string, nowMs: number): Promise<boolean> {
-    const acquired = await conditionally(() =>
-      this.table.documents.send(
-        new PutCommand({
+    let previous: Record<string, unknown> | undefined;
+    const acquired = await conditionally(async () => {
+      const taken = await this.table.documents.send(
+        new UpdateCommand({
           TableName: this.table.tableName,
-          Item: { pk: keys.account(account), sk: keys.lock, owner, expiresAtMs: nowMs + this.leaseMs },
-          ConditionExpression: "attribute_not_exists(pk) OR expiresAtMs < :now OR #owner = :owner",
+          Key: { pk: keys.account(account), sk: keys.lock },
+          UpdateExpression: "SET #owner = :owner, expiresAtMs = :until",
+          // Released, a lease keeps its item (for caughtUpAtMs) without an owner or an expiry.
+          ConditionExpression: "attribute_not_exists(expiresAtMs) OR expiresAtMs < :now OR #owner = :owner",
           ExpressionAttributeNames: { "#owner": "owner" },
-          ExpressionAttributeValues: { ":now": nowMs, ":owner": owner },
+          ExpressionAttributeValues: { ":now": nowMs, ":owner": owner, ":until": nowMs + this.leaseMs },
+          ReturnValues: "ALL_OLD",
         }),
-      ),
-    );
-    if (acquired) this.#extendedAtMs.set(leaseKey(account, owner), nowMs);
-    return acquired;
+      );
+      previous = taken.Attributes;
+    });
+    if (!acquired) return false;
+    this.#extendedAtMs.set(leaseKey(account, owner), nowMs);
+    if (typeof previous?.caughtUpAtMs === "number") this.#caughtUpAtMs.set(account, previous.caughtUpAtMs);
+    return true;
   }
 
   /**
@@ -61,19 +72,31 @@ export class AccountLock implements AccountLease {
     return renewed;
   }
 
-  async release(account: string, owner: string): Promise<void> {
+  async release(account: string, owner: string, caughtUpAtMs?: number): Promise<void> {
     this.#extendedAtMs.delete(leaseKey(account, owner));
+    if (caughtUpAtMs !== undefined) this.#caughtUpAtMs.set(account, caughtUpAtMs);
     await conditionally(() =>
       this.table.documents.send(
-        new DeleteCommand({
+        new UpdateCommand({
           TableName: this.table.tableName,
           Key: { pk: keys.account(account), sk: keys.lock },
+          UpdateExpression:
+            caughtUpAtMs === undefined
+              ? "REMOVE #owner, expiresAtMs"
+              : "REMOVE #owner, expiresAtMs SET caughtUpAtMs = :caughtUp",
           ConditionExpression: "#owner = :owner",
           ExpressionAttributeNames: { "#owner": "owner" },
-          ExpressionAttributeValues: { ":owner": owner },
+          ExpressionAttributeValues: {
+            ":owner": owner,
+            ...(caughtUpAtMs !== undefined && { ":caughtUp": caughtUpAtMs }),
+          },
         }),
       ),
     );
+  }
+
+  lastCaughtUpMs(account: string): number | undefined {
+    return this.#caughtUpAtMs.get(account);
   }
 }
 

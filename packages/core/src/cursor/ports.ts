@@ -14,6 +14,14 @@ export interface AccountLease {
   acquire(account: string, owner: string, nowMs: number): Promise<boolean>;
   /** False when the lease was lost (it expired and another run took it): the run must stop. */
   renew(account: string, owner: string, nowMs: number): Promise<boolean>;
-  /** Gives the lease up if this owner still holds it. */
-  release(account: string, owner: string): Promise<void>;
+  /**
+   * Gives the lease up if this owner still holds it; with `caughtUpAtMs`, the run caught up then,
+   * which the account's next run is told (`lastCaughtUpMs`).
+   */
+  release(account: string, owner: string, caughtUpAtMs?: number): Promise<void>;
+  /**
+   * When a run of the account last caught up, as this process last learned it (the lease it took
+   * said so, or a run of its own released it so): how far behind a run that fails is.
+   */
+  lastCaughtUpMs(account: string): number | undefined;
 }

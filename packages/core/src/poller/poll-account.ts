@@ -59,15 +59,17 @@ export async function pollAccount(
     deps.logger.info("another poller holds this account; skipping", { account: settings.account });
     return { ...summary, outcome: "locked" };
   }
+  let caughtUpAtMs: number | undefined;
   try {
     const polled = await pollHeld(settings, deps, deadlineMs, owner, summary, carry);
     if (polled.outcome === "cursor-moved" || polled.outcome === "lost-lease") carry.drop();
+    if (polled.outcome === "caught-up" || polled.outcome === "started") caughtUpAtMs = deps.now();
     return polled;
   } catch (error) {
     carry.drop();
     throw error;
   } finally {
-    await deps.lock.release(settings.account, owner);
+    await deps.lock.release(settings.account, owner, caughtUpAtMs);
   }
 }
 
@@ -169,6 +171,19 @@ function emptySummary(account: string): PollSummary {
     number
   >;
   return { account, outcome: "caught-up", ...counts, lagSeconds: 0 };
+}
+
+/**
+ * How far behind an account is whose poll failed: since a run of it last caught up (its events
+ * since are not read yet), as far as the lease tells; undefined before any run caught up.
+ */
+export function failedLagSeconds(
+  lock: PollerDependencies["lock"],
+  account: string,
+  nowMs: number,
+): number | undefined {
+  const caughtUpAtMs = lock.lastCaughtUpMs(account);
+  return caughtUpAtMs === undefined ? undefined : Math.max(0, Math.round((nowMs - caughtUpAtMs) / 1000));
 }
 
 function ageSeconds(event: DeviceEvent | undefined, nowMs: number): number {

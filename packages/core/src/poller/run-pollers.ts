@@ -5,7 +5,7 @@ import {
   type PollerDependencies,
   type PollSummary,
 } from "./dependencies.js";
-import { pollAccount, TickCarry } from "./poll-account.js";
+import { failedLagSeconds, pollAccount, TickCarry } from "./poll-account.js";
 import { nextTickMs } from "./tick-schedule.js";
 
 export interface AccountPoller {
@@ -27,10 +27,17 @@ export interface RunOptions {
   now?: () => number;
 }
 
+/** An account whose poll failed, and how far behind it is (undefined before any run caught up). */
+export interface PollFailure {
+  account: string;
+  error: Error;
+  lagSeconds?: number;
+}
+
 /** Raised after every account was polled when some of them failed, so the run counts as an error. */
 export class PollFailedError extends Error {
   constructor(
-    readonly failures: { account: string; error: Error }[],
+    readonly failures: PollFailure[],
     /** The accounts that were polled: their figures still count (metrics, the lag alarm). */
     readonly summaries: PollSummary[] = [],
   ) {
@@ -52,17 +59,20 @@ export async function runPollers(
   pollers: readonly AccountPoller[],
   options: RunOptions,
 ): Promise<PollSummary[]> {
-  const failures: { account: string; error: Error }[] = [];
+  const failures: PollFailure[] = [];
   const outcomes = await Promise.all(
     pollers.map(async (poller) => {
       try {
         return await pollOneAccount(poller, options);
       } catch (error) {
+        const { account } = poller.settings;
+        const lagSeconds = failedLagSeconds(poller.deps.lock, account, poller.deps.now());
         poller.deps.logger.error("poll failed; the cursor stays where it was", {
-          account: poller.settings.account,
+          account,
           error: (error as Error).message,
+          ...(lagSeconds !== undefined && { lagSeconds }),
         });
-        failures.push({ account: poller.settings.account, error: error as Error });
+        failures.push({ account, error: error as Error, ...(lagSeconds !== undefined && { lagSeconds }) });
         return undefined;
       }
     }),
