@@ -14,7 +14,10 @@ export type SimulatorRequest =
   | { id: number; kind: "close" };
 export type SimulatorReply = { kind: "ready"; url: string } | { kind: "reply"; id: number; value: number };
 
-const simulator = await start(JSON.parse(process.argv[2] ?? "{}"));
+// Options travel as JSON: a clock start comes as its ISO text.
+const options = JSON.parse(process.argv[2] ?? "{}");
+if (typeof options.clock?.start === "string") options.clock.start = new Date(options.clock.start);
+const simulator = await start(options);
 const reply = (id: number, value: number) =>
   process.send?.({ kind: "reply", id, value } satisfies SimulatorReply);
 
