@@ -66,4 +66,25 @@ describe("poll metrics", () => {
       PositionsUnknown: 0,
     });
   });
+
+  it("give a failed account's lag, the time since it last caught up, and none before it ever did", async () => {
+    const script = `
+import { publishFailedLags } from "./packages/functions/src/observability.ts";
+publishFailedLags([
+  { account: "north", error: new Error("down"), lagSeconds: 5400 },
+  { account: "south", error: new Error("down") },
+]);
+`;
+    const { stdout } = await run("npx", ["tsx", "--eval", script], {
+      env: { ...process.env, POWERTOOLS_METRICS_DISABLED: "false", POWERTOOLS_DEV: "false" },
+    });
+    const lines = stdout
+      .trim()
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Emf);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ account: "north", CursorLagSeconds: 5400 });
+    expect(lines[0]?._aws.CloudWatchMetrics[0]?.Dimensions[0]?.sort()).toEqual(["account", "service"]);
+  });
 });

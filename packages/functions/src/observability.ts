@@ -2,7 +2,7 @@ import { Logger } from "@aws-lambda-powertools/logger";
 import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { Observation, Observer, StructuredLogger } from "@fleet-alerts/core";
-import type { PollSummary } from "@fleet-alerts/core/poller";
+import type { PollFailure, PollSummary } from "@fleet-alerts/core/poller";
 import middy from "@middy/core";
 import type { Context } from "aws-lambda";
 
@@ -26,8 +26,17 @@ export function lambdaHandler<Event, Result, Ctx extends Partial<Context>>(
   return (event, context) => wrapped(event, context as Context);
 }
 
+/**
+ * The lag of each account whose poll failed: the time since it last caught up, so that its lag grows
+ * through an outage of the device cloud (unknown before any run caught up).
+ */
+export function publishFailedLags(failures: readonly PollFailure[]): void {
+  for (const { account, lagSeconds } of failures)
+    if (lagSeconds !== undefined) publishCursorLag(account, lagSeconds);
+}
+
 /** How far behind an account's cursor is: each account's lag alarm watches its own series. */
-export function publishCursorLag(account: string, lagSeconds: number): void {
+function publishCursorLag(account: string, lagSeconds: number): void {
   const lag = metrics.singleMetric();
   lag.addDimension("account", account);
   lag.addMetric("CursorLagSeconds", MetricUnit.Seconds, lagSeconds);

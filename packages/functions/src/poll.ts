@@ -1,7 +1,7 @@
 import { PollFailedError, type PollSummary, runPollers } from "@fleet-alerts/core/poller";
 import type { Context } from "aws-lambda";
 import * as z from "zod";
-import { lambdaHandler, publishCursorLag, publishPollMetrics } from "./observability.js";
+import { lambdaHandler, publishFailedLags, publishPollMetrics } from "./observability.js";
 import { buildRuntime, type RuntimeOverrides } from "./runtime.js";
 import { perAccount, withSecrets } from "./secrets.js";
 
@@ -48,13 +48,9 @@ export function createPollHandler(
       report(summaries);
       return summaries;
     } catch (error) {
-      // The accounts that were polled still report (their lag alarm must not see missing data), and
-      // a failed one reports how long since it last caught up: its lag grows through an outage.
-      if (error instanceof PollFailedError) {
-        report(error.summaries);
-        for (const { account, lagSeconds } of error.failures)
-          if (lagSeconds !== undefined) publishCursorLag(account, lagSeconds);
-      }
+      // The accounts that were polled still report (their lag alarm must not see missing data).
+      if (error instanceof PollFailedError) report(error.summaries);
+      if (error instanceof PollFailedError) publishFailedLags(error.failures);
       throw error;
     }
   });
