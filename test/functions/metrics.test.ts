@@ -25,16 +25,21 @@ interface Emf {
   [name: string]: unknown;
 }
 
+/** The EMF lines a script prints in a fresh process with metrics on, as Lambda would. */
+async function emfLinesOf(script: string): Promise<Emf[]> {
+  const { stdout } = await run("npx", ["tsx", "--eval", script], {
+    env: { ...process.env, POWERTOOLS_METRICS_DISABLED: "false", POWERTOOLS_DEV: "false" },
+  });
+  return stdout
+    .trim()
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as Emf);
+}
+
 describe("poll metrics", () => {
   it("are emitted as CloudWatch EMF, only the cursor lag per account", async () => {
-    const { stdout } = await run("npx", ["tsx", "--eval", SCRIPT], {
-      env: { ...process.env, POWERTOOLS_METRICS_DISABLED: "false", POWERTOOLS_DEV: "false" },
-    });
-    const lines = stdout
-      .trim()
-      .split("\n")
-      .filter((line) => line.startsWith("{"))
-      .map((line) => JSON.parse(line) as Emf);
+    const lines = await emfLinesOf(SCRIPT);
     const names = (emf: Emf) => emf._aws.CloudWatchMetrics[0]?.Metrics.map((metric) => metric.Name) ?? [];
     const lag = lines.find((emf) => names(emf).includes("CursorLagSeconds"));
     const rest = lines.find((emf) => names(emf).includes("EventsRead"));
@@ -75,14 +80,7 @@ publishFailedLags([
   { account: "south", error: new Error("down") },
 ]);
 `;
-    const { stdout } = await run("npx", ["tsx", "--eval", script], {
-      env: { ...process.env, POWERTOOLS_METRICS_DISABLED: "false", POWERTOOLS_DEV: "false" },
-    });
-    const lines = stdout
-      .trim()
-      .split("\n")
-      .filter((line) => line.startsWith("{"))
-      .map((line) => JSON.parse(line) as Emf);
+    const lines = await emfLinesOf(script);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ account: "north", CursorLagSeconds: 5400 });
     expect(lines[0]?._aws.CloudWatchMetrics[0]?.Dimensions[0]?.sort()).toEqual(["account", "service"]);
