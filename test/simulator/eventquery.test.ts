@@ -315,6 +315,17 @@ describe("harsh modes", () => {
     expect(got).toEqual([...got].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
   });
 
+  it("ignores: columns and beforeSerialno checked, then not applied", async () => {
+    simulator.control.setHarsh({ ignores: ["columns", "beforeSerialno"] });
+    const before = all[9]?.serialno as bigint;
+    const { json } = await queryEvents(simulator, { beforeSerialno: Number(before), columns: ["serialno"] });
+    expect(serials(json)).toEqual(all.map((event) => event.serialno));
+    expect(Object.keys(json[0] ?? {})).toContain("deviceid");
+    // Still checked: a filter the spec does not allow is refused as before.
+    expect((await queryEvents(simulator, { columns: ["nonsense"] })).status).toBe(400);
+    expect(() => simulator.control.setHarsh({ ignores: ["deviceid" as "columns"] })).toThrow(/eventQuery.ignores/);
+  });
+
   it("setHarsh({}) restores the defaults: everything, ascending, once", async () => {
     simulator.control.setHarsh({});
     const { json } = await queryEvents(simulator);

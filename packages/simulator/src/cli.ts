@@ -12,6 +12,7 @@ import {
   type SimEvent,
   start,
 } from "./index.js";
+import { IGNORABLE_FILTERS, type IgnorableFilter } from "./options.js";
 import { HOUR_MS } from "./time.js";
 
 interface CliOptions {
@@ -23,6 +24,7 @@ interface CliOptions {
   maxResults?: number;
   order: "asc" | "desc";
   duplicateRate: number;
+  ignore?: IgnorableFilter[];
   bitrate?: number[];
   timeZoneOffset: number;
   serialStart?: bigint;
@@ -66,6 +68,11 @@ async function main(): Promise<void> {
         .default("asc"),
     )
     .option("--duplicate-rate <rate>", "harsh mode: fraction of returned events repeated (0..1)", decimal, 0)
+    .addOption(
+      new Option("--ignore <filter...>", "harsh mode: event query filters accepted but not applied").choices([
+        ...IGNORABLE_FILTERS,
+      ]),
+    )
     .option("--bitrate <bps>", "playback bitrate in bit/s; comma-separated for one per channel", bitrates)
     .option(
       "--time-zone-offset <minutes>",
@@ -106,6 +113,7 @@ async function main(): Promise<void> {
       maxResults: options.maxResults,
       order: options.order,
       duplicateRate: options.duplicateRate,
+      ...(options.ignore && { ignores: options.ignore }),
     },
     timeZoneOffsetMinutes: options.timeZoneOffset,
     eventCoordinates: options.eventCoordinates,
