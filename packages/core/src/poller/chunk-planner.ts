@@ -16,11 +16,16 @@ export interface ChunkPlan {
   histories: Promise<GpsHistories>;
 }
 
+/** Rule states by key, as a decision reads them. */
+export interface StatesView {
+  get(key: string): RuleState | undefined;
+}
+
 /**
  * Decides a page's chunks two ahead of the one being written, and starts each chunk's GPS lookups
  * as it is decided, so that they overlap the writes of the chunks before. Deciding ahead is safe: a
  * decision is pure, and each chunk decides on the states the chunks before it leave, whether those
- * are saved yet or not. (Looking up several chunks in one call per device was measured dearer with
+ * are saved yet or not (the next page's planner decides on what this one `decided()`, over the run's). (Looking up several chunks in one call per device was measured dearer with
  * `npm run bench`: the longer time ranges bring more points to parse than the calls saved.)
  */
 export class ChunkPlanner {
@@ -32,7 +37,7 @@ export class ChunkPlanner {
 
   constructor(
     private readonly chunks: readonly Chunk[],
-    private readonly saved: ReadonlyMap<string, RuleState>,
+    private readonly saved: StatesView,
     private readonly settings: AccountSettings,
     private readonly deps: Pick<PollerDependencies, "client" | "now">,
   ) {}
@@ -45,6 +50,11 @@ export class ChunkPlanner {
     for (let ahead = index + 1; ahead <= index + PLAN_AHEAD && ahead < this.chunks.length; ahead++)
       if (!this.#plans.has(ahead)) this.#plans.set(ahead, this.#plan(ahead));
     return plan;
+  }
+
+  /** The states the page's chunks decided so far, alone (a copy). */
+  decided(): ReadonlyMap<string, RuleState> {
+    return new Map(this.#decided);
   }
 
   /** Ends the lookups under way: the run stops. */

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { DeviceEvent } from "../devicecloud/schemas/events.js";
 import type { RuleState } from "../rules/evaluator.js";
-import { ChunkPlanner } from "./chunk-planner.js";
 import { type Run, recordChunk, type StopOutcome, sendChunk } from "./chunk-stages.js";
 import {
   type AccountSettings,
@@ -10,7 +9,8 @@ import {
   type PollSummary,
 } from "./dependencies.js";
 import { newestSerial } from "./newest-serial.js";
-import { type Chunk, eventPages, readFleet } from "./page-reader.js";
+import { eventPages, readFleet } from "./page-reader.js";
+import { PlannedChunks } from "./planned-chunks.js";
 import { tellStale } from "./stale-steps.js";
 
 type Outcome = PollSummary["outcome"];
@@ -93,65 +93,59 @@ async function pollHeld(
     return { ...summary, outcome, cursor: run.cursor.toString() };
   };
   const pastDeadline = () => (deps.wallClock ?? Date.now)() >= deadlineMs;
-  // One page at a time, each read only once the one before is handled: the cursor moves per chunk.
-  const pages = eventPages(account, run.cursor, deps, summary);
-  // The last event of the pages handled: stopped between pages, the run is at least its age behind.
-  let lastHandled: DeviceEvent | undefined;
+  const chunks = new PlannedChunks(
+    eventPages(account, run.cursor, deps, summary),
+    run.states,
+    settings,
+    deps,
+  );
   try {
-    for (;;) {
-      if (pastDeadline()) {
-        summary.lagSeconds = ageSeconds(lastHandled, deps.now());
-        return stop("deadline");
-      }
-      const page = await pages.next();
-      if (page.done) {
-        await tellStale(run, pastDeadline);
-        return stop("caught-up");
-      }
-      const outcome = await runPage(run, page.value, pastDeadline);
-      if (outcome) return stop(outcome);
-      lastHandled = page.value.findLast((chunk) => chunk.events.length > 0)?.events.at(-1) ?? lastHandled;
-    }
+    const outcome = await runChunks(run, chunks, pastDeadline);
+    if (outcome) return stop(outcome);
+    await tellStale(run, pastDeadline);
+    return stop("caught-up");
   } finally {
-    await pages.return();
+    await chunks.close();
   }
 }
 
 /**
- * A page's chunks, two at a time: each chunk's records are written while the chunk before it goes
- * out (docs/ARCHITECTURE.md, "Two chunks at a time"). A chunk goes out only once the one before
- * it has moved the cursor and renewed the lease, so the writes that publish, save states and move
- * the cursor keep their order; only the next chunk's own records and publication item are written
- * meanwhile. Whatever is under way settles before this returns or throws.
+ * The chunks of the pages, two at a time: each chunk's records are written while the chunk before
+ * it goes out (docs/ARCHITECTURE.md, "Two chunks at a time"), across page boundaries too. A chunk
+ * goes out only once the one before it has moved the cursor and renewed the lease, so the writes
+ * that publish, save states and move the cursor keep their order; only the next chunk's own
+ * records and publication item are written meanwhile. Whatever is under way settles before this
+ * returns or throws. Undefined once every page is handled: caught up.
  */
-async function runPage(
+async function runChunks(
   run: Run,
-  chunks: readonly Chunk[],
+  chunks: PlannedChunks,
   pastDeadline: () => boolean,
 ): Promise<Outcome | undefined> {
-  const planner = new ChunkPlanner(chunks, run.states, run.settings, run.deps);
   let goingOut: Promise<StopOutcome | undefined> = Promise.resolve(undefined);
   let from = run.cursor;
   try {
-    for (const [index, chunk] of chunks.entries()) {
+    // The last event handled: stopped before the next page is read, the run is at least its age behind.
+    let lastEvent: DeviceEvent | undefined;
+    for (;;) {
       if (pastDeadline()) {
         const stopped = await goingOut;
-        if (stopped === undefined) run.summary.lagSeconds = ageSeconds(chunk.events[0], run.deps.now());
+        const behind = chunks.nextEventRead() ?? lastEvent;
+        if (stopped === undefined) run.summary.lagSeconds = ageSeconds(behind, run.deps.now());
         return stopped ?? "deadline";
       }
-      const [recorded, sent] = await Promise.allSettled([
-        recordChunk(run, chunk, planner.planOf(index), from),
-        goingOut,
-      ]);
+      const next = await chunks.next();
+      if (next === undefined) return await goingOut;
+      const { chunk, plan } = next;
+      const [recorded, sent] = await Promise.allSettled([recordChunk(run, chunk, plan, from), goingOut]);
       if (sent.status === "rejected") throw sent.reason;
       if (sent.value !== undefined) return sent.value;
       if (recorded.status === "rejected") throw recorded.reason;
       goingOut = sendChunk(run, recorded.value);
       from = chunk.through;
+      lastEvent = chunk.events.at(-1) ?? lastEvent;
     }
-    return await goingOut;
   } finally {
-    planner.cancel();
     // Settled either way; a failure of its own has been thrown already, or another is on its way.
     await goingOut.catch(() => undefined);
   }
