@@ -17,21 +17,21 @@ import { SmallestSerials } from "./smallest-serials.js";
 export const CHUNK_EVENTS = 500;
 
 /**
- * The most events a poll holds at once: one page, read whole before its chunks are handled. Two
- * chunks, so a page's GPS lookups and writes still overlap (`ChunkPlanner`). Measured at 128 MB
- * (`npm run bench`, section 3b, with the poller's 1 MiB semi-spaces): catch-ups of 3,000, 25,000 and
- * 100,000 events peaked at 93.8, 97.1 and 97.4 MiB in pages of 1,000 (scans of 5,000), against
- * 93.8, 98.3 and 100.0 in pages of 2,000 (scans of 20,000), at the same speed.
+ * The events of one page: a chunk. A run holds two pages at most, the one being handled and the
+ * next, read ahead (`PlannedChunks`). Measured at 128 MB (`npm run bench`, section 3b, with the
+ * poller's 1 MiB semi-spaces), catch-ups of 3,000, 25,000 and 100,000 events peaked at:
+ * pages of 2,000 read one at a time, 93.8, 98.3 and 100.0 MiB; of 1,000, 93.8, 97.1 and 97.4; of
+ * 1,000 with the next read ahead, 94.5, 95.9 and 102.8; of 500 read ahead, 89.9, 97.2 and 98.3.
  */
-export const PAGE_EVENTS = 1_000;
+export const PAGE_EVENTS = CHUNK_EVENTS;
 
 /**
- * The most serial numbers one scan keeps: the next five pages. A serial costs about 80 bytes held,
+ * The most serial numbers one scan keeps: the next ten pages. A serial costs about 80 bytes held,
  * twice as many until the first cut (`SmallestSerials`), and each scan reads the serials of the
- * whole backlog after the cursor, so a scan of five pages reads a backlog of 100,000 events twenty
- * times over (serials only: about 25 bytes each) instead of a hundred.
+ * whole backlog after the cursor (serials only: about 25 bytes each), so a scan of ten pages reads
+ * a backlog of 100,000 events twenty times over instead of two hundred.
  */
-export const SCAN_SERIALS = 5 * PAGE_EVENTS;
+export const SCAN_SERIALS = 10 * PAGE_EVENTS;
 
 /**
  * Invalid events whose serial cannot be read, recorded per answer at most: they cannot be placed in

@@ -20,7 +20,8 @@ export class PlannedChunks {
   #planner: ChunkPlanner | undefined;
   #chunks: readonly Chunk[] = [];
   #index = 0;
-  #nextPage: Promise<IteratorResult<Chunk[], void>> | undefined;
+  /** The next page, read ahead, with its planner (which decides a chunk when it is asked for). */
+  #nextPage: Promise<PlannedPage | undefined> | undefined;
 
   constructor(
     private readonly pages: AsyncGenerator<Chunk[], void, undefined>,
@@ -37,47 +38,58 @@ export class PlannedChunks {
   /** The next chunk and its plan; undefined once the pages are read to the end. */
   async next(): Promise<PlannedChunk | undefined> {
     if (this.#index >= this.#chunks.length) {
-      const page = await (this.#nextPage ?? this.pages.next());
+      const page = await (this.#nextPage ?? this.#readPage(this.states));
       this.#nextPage = undefined;
-      if (page.done) return undefined;
-      this.#chunks = page.value;
+      // The planner before is let go (its lookups all taken), so that a run holds two pages at most.
+      this.#planner?.cancel();
+      if (page === undefined) return undefined;
+      this.#chunks = page.chunks;
+      this.#planner = page.planner;
       this.#index = 0;
-      this.#planner = new ChunkPlanner(
-        this.#chunks,
-        this.#statesAfter(this.#planner),
-        this.settings,
-        this.deps,
-      );
     }
     const index = this.#index++;
-    // The page's last chunk: read the next page meanwhile. Its failure is handled where it is
-    // awaited (the next call, or `close`); marked handled now, it cannot end the process meanwhile.
+    const planner = this.#planner as ChunkPlanner;
+    const planned = { chunk: this.#chunks[index] as Chunk, plan: planner.planOf(index) };
+    // The page's last chunk, decided with every chunk before it: read the next page meanwhile. A
+    // failure is handled where it is awaited (the next call, or `close`);
+    // marked handled now, it cannot end the process meanwhile.
     if (this.#index === this.#chunks.length) {
-      this.#nextPage = this.pages.next();
+      this.#nextPage = this.#readPage(this.#statesAfter(planner));
       this.#nextPage.catch(() => undefined);
     }
-    const planner = this.#planner as ChunkPlanner;
-    return { chunk: this.#chunks[index] as Chunk, plan: planner.planOf(index) };
-  }
-
-  /**
-   * The states a new page decides on: what the page before decided, over the run's states. Those
-   * hold every chunk sent whole, and the chunks of the pages before that one have all been sent
-   * (two at a time: once the page before has begun, the one before it is out). The planner before
-   * is let go (its lookups all taken), so that a run holds no more than its two pages.
-   */
-  #statesAfter(previous: ChunkPlanner | undefined): StatesView {
-    if (previous === undefined) return this.states;
-    const decided = previous.decided();
-    previous.cancel();
-    return { get: (key) => decided.get(key) ?? this.states.get(key) };
+    return planned;
   }
 
   /** Ends the lookups under way and the reading of pages: the run stops. */
   async close(): Promise<void> {
     this.#planner?.cancel();
     // A page read ahead is let finish (a generator cannot be returned while it runs), then ended.
-    await this.#nextPage?.catch(() => undefined);
+    const ahead = await this.#nextPage?.catch(() => undefined);
+    ahead?.planner.cancel();
     await this.pages.return();
   }
+
+  async #readPage(states: StatesView): Promise<PlannedPage | undefined> {
+    const page = await this.pages.next();
+    if (page.done) return undefined;
+    // Not decided yet: deciding and looking up its first chunk now held a chunk more at the peak
+    // (a catch-up of 100,000 events at 128 MB: 102.0 MiB against 98.3; docs/PERFORMANCE.md).
+    const planner = new ChunkPlanner(page.value, states, this.settings, this.deps);
+    return { chunks: page.value, planner };
+  }
+
+  /**
+   * The states a new page decides on: what the page before decided, over the run's states. Those
+   * hold every chunk sent whole, and the chunks of the pages before that one have all been sent
+   * (two at a time: once the page before has begun, the one before it is out).
+   */
+  #statesAfter(previous: ChunkPlanner): StatesView {
+    const decided = previous.decided();
+    return { get: (key) => decided.get(key) ?? this.states.get(key) };
+  }
+}
+
+interface PlannedPage {
+  chunks: readonly Chunk[];
+  planner: ChunkPlanner;
 }
