@@ -323,7 +323,9 @@ describe("harsh modes", () => {
     expect(Object.keys(json[0] ?? {})).toContain("deviceid");
     // Still checked: a filter the spec does not allow is refused as before.
     expect((await queryEvents(simulator, { columns: ["nonsense"] })).status).toBe(400);
-    expect(() => simulator.control.setHarsh({ ignores: ["deviceid" as "columns"] })).toThrow(/eventQuery.ignores/);
+    expect(() => simulator.control.setHarsh({ ignores: ["deviceid" as "columns"] })).toThrow(
+      /eventQuery.ignores/,
+    );
   });
 
   it("setHarsh({}) restores the defaults: everything, ascending, once", async () => {
