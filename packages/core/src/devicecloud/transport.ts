@@ -44,26 +44,18 @@ export async function postJson(
   signal?: AbortSignal,
 ): Promise<unknown> {
   const url = endpointUrl(options.baseUrl, ENDPOINTS[endpoint].path);
-  const retryContext = { policy: options.retry, logger: options.logger, random: options.random, signal };
+  const retryContext = retryContextOf(options, signal);
   return withRetries(retryContext, async (attempt) => {
     try {
-      const response = await httpPost(
-        url,
-        { "content-type": "application/json; charset=utf-8", accept: "application/json" },
-        body,
-        { timeoutMs: options.timeoutMs, ...(signal && { signal }) },
-      );
+      const response = await httpPost(url, JSON_POST_HEADERS, body, {
+        timeoutMs: options.timeoutMs,
+        ...(signal && { signal }),
+      });
       const { text } = response;
       if (!response.ok) throw httpError(endpoint, response, text, attempt, options.secrets);
       return parseJsonBody(endpoint, response, text);
     } catch (error) {
-      throw toDeviceCloudError(error, {
-        endpoint,
-        attempt,
-        timeoutMs: options.timeoutMs,
-        timedOut: error instanceof PostTimeoutError,
-        signal,
-      });
+      throw attemptFailure(error, endpoint, attempt, options, signal);
     }
   });
 }
@@ -82,14 +74,14 @@ export async function postJsonArray(
   signal?: AbortSignal,
 ): Promise<void> {
   const url = endpointUrl(options.baseUrl, ENDPOINTS[endpoint].path);
-  const retryContext = { policy: options.retry, logger: options.logger, random: options.random, signal };
+  const retryContext = retryContextOf(options, signal);
   await withRetries(retryContext, async (attempt) => {
     let errorText: TextCollector | undefined;
     let contentType = "none";
     try {
       const head = await httpPostStreaming(
         url,
-        { "content-type": "application/json; charset=utf-8", accept: "application/json" },
+        JSON_POST_HEADERS,
         body,
         { timeoutMs: options.timeoutMs, ...(signal && { signal }) },
         (response): BodySink => {
@@ -98,23 +90,51 @@ export async function postJsonArray(
             return errorText;
           }
           contentType = response.headers.get("content-type") ?? "none";
-          // A proxy or gateway error page sent with status 200 is the classic way a "successful" call lies.
-          if (/text\/html/i.test(contentType))
+          if (isHtml(contentType))
             throw new JsonArrayStreamError("html", "expected JSON but got an HTML page");
           return new JsonArrayStream(open());
         },
       );
       if (errorText) throw httpError(endpoint, head, errorText.text, attempt, options.secrets);
     } catch (error) {
-      throw toDeviceCloudError(arrayStreamError(endpoint, error, contentType), {
+      throw attemptFailure(
+        arrayStreamError(endpoint, error, contentType),
         endpoint,
         attempt,
-        timeoutMs: options.timeoutMs,
-        timedOut: error instanceof PostTimeoutError,
+        options,
         signal,
-      });
+      );
     }
   });
+}
+
+// The spec's content type for every POST (every parameter in the JSON body).
+const JSON_POST_HEADERS = { "content-type": "application/json; charset=utf-8", accept: "application/json" };
+
+function retryContextOf(options: TransportOptions, signal: AbortSignal | undefined) {
+  return { policy: options.retry, logger: options.logger, random: options.random, signal };
+}
+
+/** What an attempt threw, as the typed error the retries judge (see `toDeviceCloudError`). */
+function attemptFailure(
+  error: unknown,
+  endpoint: EndpointName,
+  attempt: number,
+  options: TransportOptions,
+  signal: AbortSignal | undefined,
+): unknown {
+  return toDeviceCloudError(error, {
+    endpoint,
+    attempt,
+    timeoutMs: options.timeoutMs,
+    timedOut: error instanceof PostTimeoutError,
+    signal,
+  });
+}
+
+// A proxy or gateway error page sent with status 200 is the classic way a "successful" call lies.
+function isHtml(contentType: string): boolean {
+  return /text\/html/i.test(contentType);
 }
 
 // An error answer is read only as far as its explanation can reach a message.
@@ -128,8 +148,7 @@ function arrayStreamError(endpoint: EndpointName, error: unknown, contentType: s
 
 function parseJsonBody(endpoint: EndpointName, response: ResponseHead, text: string): unknown {
   const contentType = response.headers.get("content-type") ?? "none";
-  // A proxy or gateway error page sent with status 200 is the classic way a "successful" call lies.
-  if (/text\/html/i.test(contentType) || /^\s*</.test(text)) {
+  if (isHtml(contentType) || /^\s*</.test(text)) {
     throw new DeviceCloudInvalidResponseError(
       endpoint,
       `expected JSON but got an HTML page (${contentType})`,
