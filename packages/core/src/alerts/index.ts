@@ -17,3 +17,4 @@ export { type AlertBody, alertBodySchema, renderJson } from "./render/json.js";
 export { renderSms } from "./render/sms.js";
 export { renderSubject } from "./render/subject.js";
 export * from "./sns-publisher.js";
+export * from "./synthetic-serial.js";
