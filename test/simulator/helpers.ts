@@ -79,3 +79,89 @@ export function headingGap(a: number, b: number): number {
   const gap = Math.abs(a - b) % 360;
   return Math.min(gap, 360 - gap);
 }
+
+/** `YYYY-MM-DDTHH:mm:ss+hhmm` for an instant seen at a UTC offset. */
+export function playbackTimestamp(epochMs: number, offsetMinutes = 0): string {
+  const local = new Date(epochMs + offsetMinutes * 60_000).toISOString().slice(0, 19);
+  const magnitude = Math.abs(offsetMinutes);
+  const hhmm = `${String(Math.floor(magnitude / 60)).padStart(2, "0")}${String(magnitude % 60).padStart(2, "0")}`;
+  return `${local}${offsetMinutes < 0 ? "-" : "+"}${hhmm}`;
+}
+
+export interface ClipRequest {
+  deviceid: string;
+  chs?: string;
+  duration: string | number;
+  timestamp: string;
+  password?: string;
+  fileName?: string;
+}
+
+export function clipUrl(simulator: Simulator, request: ClipRequest): string {
+  const target = encodeURIComponent(request.deviceid) + (request.chs === undefined ? "" : `@${request.chs}`);
+  const segments = [
+    target,
+    String(request.duration),
+    encodeURIComponent(request.timestamp),
+    DEMO.username,
+    request.password ?? DEMO.password,
+    ...(request.fileName === undefined ? [] : [encodeURIComponent(request.fileName)]),
+  ];
+  return `${simulator.url}/dlplayback/${segments.join("/")}`;
+}
+
+/**
+ * What the service answers to a playback of `minutes` from `at` on channel 1: 200, or the status
+ * and error code of its refusal. A clip's body is not read.
+ */
+export async function playbackAnswer(
+  simulator: Simulator,
+  deviceid: string,
+  at: Date,
+  minutes = 1,
+): Promise<{ status: number; error?: string }> {
+  const response = await fetch(
+    clipUrl(simulator, { deviceid, duration: minutes, timestamp: playbackTimestamp(at.getTime()) }),
+  );
+  if (response.ok) {
+    await response.body?.cancel();
+    return { status: response.status };
+  }
+  return { status: response.status, error: ((await response.json()) as ErrorBody).error };
+}
+
+/** The daily record map (endpoint 9) of the UTC day starting at `day`. */
+export async function recordMap(simulator: Simulator, deviceid: string, day: Date): Promise<number[]> {
+  return (await post<number[]>(simulator, "/api/record", { ...DEMO, deviceid, date: day.getTime() / 1000 }))
+    .json;
+}
+
+/** The SD card record list (endpoint 4). */
+export async function recordList(
+  simulator: Simulator,
+  deviceid: string,
+): Promise<{ start: number; end: number; type: number }[]> {
+  return (
+    await post<{ start: number; end: number; type: number }[]>(simulator, "/api/recordlist", {
+      ...DEMO,
+      deviceid,
+    })
+  ).json;
+}
+
+/** The GPS history (endpoint 1) between two instants, both inclusive. */
+export async function gpsPoints(
+  simulator: Simulator,
+  deviceid: string,
+  from: Date,
+  to: Date,
+): Promise<{ time: number; speed: string }[]> {
+  return (
+    await post<{ time: number; speed: string }[]>(simulator, "/api/gps", {
+      ...DEMO,
+      deviceid,
+      start: Math.floor(from.getTime() / 1000),
+      end: Math.floor(to.getTime() / 1000),
+    })
+  ).json;
+}

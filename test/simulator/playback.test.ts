@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Simulator } from "@fleet-alerts/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { planMp4 } from "../../packages/simulator/src/mp4.js";
-import { DEMO, type ErrorBody, startSmall } from "./helpers.js";
+import { clipUrl, DEMO, type ErrorBody, playbackTimestamp, startSmall } from "./helpers.js";
 
 interface Box {
   type: string;
@@ -85,36 +85,6 @@ function nalTypes(sample: Buffer): number[] {
     types.push((sample[at + 4] as number) & 0x1f);
   }
   return types;
-}
-
-/** `YYYY-MM-DDTHH:mm:ss+hhmm` for an instant seen at a UTC offset. */
-function playbackTimestamp(epochMs: number, offsetMinutes = 0): string {
-  const local = new Date(epochMs + offsetMinutes * 60_000).toISOString().slice(0, 19);
-  const magnitude = Math.abs(offsetMinutes);
-  const hhmm = `${String(Math.floor(magnitude / 60)).padStart(2, "0")}${String(magnitude % 60).padStart(2, "0")}`;
-  return `${local}${offsetMinutes < 0 ? "-" : "+"}${hhmm}`;
-}
-
-interface ClipRequest {
-  deviceid: string;
-  chs?: string;
-  duration: string | number;
-  timestamp: string;
-  password?: string;
-  fileName?: string;
-}
-
-function clipUrl(simulator: Simulator, request: ClipRequest): string {
-  const target = encodeURIComponent(request.deviceid) + (request.chs === undefined ? "" : `@${request.chs}`);
-  const segments = [
-    target,
-    String(request.duration),
-    encodeURIComponent(request.timestamp),
-    DEMO.username,
-    request.password ?? DEMO.password,
-    ...(request.fileName === undefined ? [] : [encodeURIComponent(request.fileName)]),
-  ];
-  return `${simulator.url}/dlplayback/${segments.join("/")}`;
 }
 
 describe("playback download", () => {

@@ -3,6 +3,7 @@
  * ground truth, next to the HTTP interface the client sees.
  */
 
+import { CAMERA_FAILURE_MODES, type CameraFailureMode } from "./camera.js";
 import type { EventCoordinates } from "./coordinates.js";
 import type { DeviceActivity } from "./device.js";
 import type { DeviceState } from "./devicetypes.js";
@@ -11,7 +12,7 @@ import { EventCode, type SimEvent } from "./events.js";
 import type { FaultInjector, FaultRule } from "./faults.js";
 import type { DeviceProfile } from "./fleet.js";
 import type { GpsPoint } from "./gpstrack.js";
-import { type EventQueryHarshOptions, resolveEventCoordinates } from "./options.js";
+import { checkRetentionDays, type EventQueryHarshOptions, resolveEventCoordinates } from "./options.js";
 import type { PlaybackRecord } from "./playback.js";
 import { type DailyMapValue, type RecordEntry, RecordingKind } from "./recordings.js";
 import type { RequestLogEntry } from "./server.js";
@@ -44,6 +45,18 @@ export interface SetOnlineOptions {
   hold?: boolean;
 }
 
+export interface ParkOfflineOptions {
+  /** Come back by itself after this many ms (power on, Online, back to the simulation). Default: stay parked. */
+  forMs?: number;
+}
+
+export interface CameraFailure {
+  /** "gps-only": daily map value 3 while powered; "no-record": 0. Either way playback is refused. */
+  mode: CameraFailureMode;
+  /** The channel the VideoLoss event names (its `type`). Default 1. */
+  channel?: number;
+}
+
 export interface SimulatorControl {
   now(): Date;
   /** Moves the virtual clock forward and returns the events logged meanwhile (ascending serialno). */
@@ -53,8 +66,29 @@ export interface SimulatorControl {
   injectEvent(event: EventInjection): SimEvent;
   /** Connects or disconnects a device now; returns the logged event, if any. */
   setOnline(deviceid: string, online: boolean, options?: SetOnlineOptions): SimEvent | undefined;
-  /** Hands a device held by setOnline back to the simulation. */
+  /** Hands a device held by setOnline or parkOffline back to the simulation. */
   release(deviceid: string): void;
+  /**
+   * Parks a device with its power off now (the vehicle stops): no GPS points, no recording, and
+   * the footage of its last minutes not uploaded until it is back. It stays so until
+   * `setOnline(deviceid, true)`, `release(deviceid)` or, with `forMs`, by itself then. Returns the
+   * Offline event, logged now when the device was online.
+   */
+  parkOffline(deviceid: string, options?: ParkOfflineOptions): SimEvent | undefined;
+  /**
+   * Fails the device's camera now: a VideoLoss event (sent by the device, so logged at a later
+   * advance), then no video until `repairCamera`: GPS-only minutes or none while powered, playback
+   * of those minutes refused. The GPS history goes on.
+   */
+  failCamera(deviceid: string, failure: CameraFailure): void;
+  repairCamera(deviceid: string): void;
+  /**
+   * How many whole days (1..365) the device's SD card holds from now on. A shorter retention
+   * overwrites at once; a longer one does not bring overwritten minutes back.
+   */
+  setRetentionDays(deviceid: string, days: number): void;
+  /** The oldest instant the device's SD card still holds (now less its retention, or later). */
+  cardHorizon(deviceid: string): Date;
   /**
    * Overwrites the recorded minutes overlapping [from, to) with a daily-map value: 0 none,
    * 1 normal, 2 alert (G-sensor), 3 GPS only. Minutes still ahead of the clock can be recorded
@@ -141,6 +175,28 @@ export function createControl(dependencies: ControlDependencies): SimulatorContr
       return simulation.logNow({ deviceid, appdevid, eventMs: simulation.now() });
     },
     release: (deviceid) => device(deviceid).release(),
+    parkOffline: (deviceid, { forMs } = {}) => {
+      const target = device(deviceid);
+      if (forMs !== undefined && !(Number.isFinite(forMs) && forMs >= 0))
+        throw new Error(`parkOffline: forMs must be a non-negative number, got ${forMs}`);
+      const wasOnline = target.status().online;
+      const nowMs = simulation.now();
+      target.parkOffline(nowMs, forMs === undefined ? undefined : nowMs + forMs);
+      return wasOnline
+        ? simulation.logNow({ deviceid, appdevid: EventCode.Offline, eventMs: nowMs })
+        : undefined;
+    },
+    failCamera: (deviceid, { mode, channel = 1 }) => {
+      const target = device(deviceid);
+      if (!CAMERA_FAILURE_MODES.includes(mode)) throw new Error(`failCamera: unknown mode ${String(mode)}`);
+      if (!Number.isInteger(channel) || channel < 1 || channel > target.profile.channels)
+        throw new Error(`failCamera: channel must be 1..${target.profile.channels}, got ${channel}`);
+      target.failCamera(simulation.now(), mode, channel);
+    },
+    repairCamera: (deviceid) => device(deviceid).repairCamera(),
+    setRetentionDays: (deviceid, days) =>
+      device(deviceid).setRetentionDays(checkRetentionDays("setRetentionDays", days)),
+    cardHorizon: (deviceid) => new Date(device(deviceid).recordings.visibility.horizonMs()),
     setRecording: (deviceid, from, to, value) => {
       const kind = KIND_OF_MAP_VALUE[value];
       if (kind === undefined) throw new Error(`setRecording: value must be 0..3, got ${value}`);

@@ -5,14 +5,18 @@
  * The spec does not say which conditions produce which events; the model here is:
  * - a device is "off" (ACC off, offline) or on: "parked" (engine idling) or "driving" a trip;
  * - connectivity and event delivery: see uplink.ts;
- * - OverSpeed, Idle and the door: see drivewatch.ts; alert and GPS-only recording: recorder.ts;
+ * - OverSpeed, Idle and the door: see drivewatch.ts; alert and GPS-only recording, failed cameras:
+ *   recorder.ts; what the service can show of the card: card-visibility.ts;
  *   the rest at seeded random rates: randomevents.ts.
  *
  * This module is the power and trip state machine that drives those parts, tick by tick. They
  * all draw from the device's one seeded stream, so the order of calls here is part of the
- * simulation's output: the same seed must give the same fleet, events and serials.
+ * simulation's output: the same seed must give the same fleet, events and serials. (Random camera
+ * failures draw from a stream of their own, so turning them off moves nothing else.)
  */
 
+import type { CameraFailureMode } from "./camera.js";
+import { CardVisibility } from "./card-visibility.js";
 import type { DeviceContext, DeviceEvent, DeviceMode, DeviceState, DeviceStatus } from "./devicetypes.js";
 import { TICK_MS } from "./devicetypes.js";
 import { DriveWatch } from "./drivewatch.js";
@@ -29,12 +33,24 @@ import { HOUR_MS, MINUTE_MS } from "./time.js";
 import { type GroundTruth, TruthTrack } from "./truthtrack.js";
 import { Uplink } from "./uplink.js";
 
+/** What a device is given besides its profile. */
+export interface DeviceSetup {
+  /** The device's one seeded stream. */
+  rng: Rng;
+  /** The stream of random lasting camera failures; undefined: cameras fail only when told. */
+  cameraRng: Rng | undefined;
+  /** Whole days its SD card holds. */
+  retentionDays: number;
+}
+
 export class DeviceActivity {
   readonly track = new GpsTrack();
-  readonly recordings = new DeviceRecordings();
+  readonly recordings: DeviceRecordings;
   readonly truth: TruthTrack;
 
   private pin: "online" | "offline" | undefined;
+  /** parkOffline with a return time: when the held-off device powers on by itself. */
+  private returnAtMs: number | undefined;
   private mode: DeviceMode;
   private modeEndsAt: number;
   private afterParking: "trip" | "off" = "trip";
@@ -47,13 +63,19 @@ export class DeviceActivity {
   private readonly recorder: Recorder;
   private readonly watch: DriveWatch;
   private readonly randomEvents: RandomEvents;
+  private readonly card: CardVisibility;
+  private readonly rng: Rng;
 
   constructor(
     readonly profile: DeviceProfile,
-    private readonly rng: Rng,
+    setup: DeviceSetup,
     startMs: number,
     deliver: (event: DeviceEvent) => void,
   ) {
+    const { rng } = setup;
+    this.rng = rng;
+    this.card = new CardVisibility(setup.retentionDays, startMs);
+    this.recordings = new DeviceRecordings(this.card);
     this.vehicle = new Vehicle(profile, rng);
     const phase = profile.tickPhaseMs;
     this.nextTickMs = Math.floor((startMs - phase) / TICK_MS) * TICK_MS + phase + TICK_MS;
@@ -64,7 +86,7 @@ export class DeviceActivity {
     this.mode = online ? "parked" : "off";
     this.modeEndsAt = startMs + rng.int(1, online ? 5 : 60) * MINUTE_MS;
     const lastReportMs = online ? startMs : startMs - rng.int(1, 5) * HOUR_MS;
-    this.uplink = new Uplink(rng, deliver, this.track, profile.statusIntervalMs, {
+    this.uplink = new Uplink(rng, deliver, this.track, profile.statusIntervalMs, this.card, {
       online,
       lastReportMs,
       reportedFix: this.gps.fix(lastReportMs),
@@ -77,7 +99,7 @@ export class DeviceActivity {
       schedule: (atMs, run) => this.followUps.schedule(atMs, run),
       located: (details) => (eventMs) => ({ ...details, ...this.gps.position(eventMs) }),
     };
-    this.recorder = new Recorder(this.recordings, context);
+    this.recorder = new Recorder(this.recordings, context, setup.cameraRng);
     this.watch = new DriveWatch(context);
     this.randomEvents = new RandomEvents(context, this.recorder, (ms) => this.dropConnection(ms));
   }
@@ -88,6 +110,8 @@ export class DeviceActivity {
       this.tick(this.nextTickMs);
       this.nextTickMs += TICK_MS;
     }
+    this.card.advanceTo(targetMs);
+    this.recordings.forgetOverwrittenDays();
   }
 
   status(): DeviceStatus {
@@ -102,6 +126,8 @@ export class DeviceActivity {
       ...this.vehicleState(),
       hasFix: this.gps.hasFix,
       diskError: this.recorder.diskError,
+      camera: this.recorder.cameraAt(this.nextTickMs - TICK_MS),
+      retentionDays: this.card.retentionDays,
     };
   }
 
@@ -111,7 +137,18 @@ export class DeviceActivity {
    */
   forceOffline(ms: number, hold: boolean): void {
     this.pin = hold ? "offline" : undefined;
+    this.returnAtMs = undefined;
     if (this.mode !== "off") this.shutdown(ms, false);
+  }
+
+  /**
+   * `parkOffline`: power off now and stay off (no GPS points, no recording, nothing uploaded); at
+   * `returnAtMs`, if given, power on and connect by itself (logging Online) and go back to the
+   * simulation. The caller logs the Offline event.
+   */
+  parkOffline(ms: number, returnAtMs: number | undefined): void {
+    this.forceOffline(ms, true);
+    this.returnAtMs = returnAtMs;
   }
 
   /**
@@ -120,6 +157,7 @@ export class DeviceActivity {
    */
   forceOnline(ms: number, hold: boolean): void {
     this.pin = hold ? "online" : undefined;
+    this.returnAtMs = undefined;
     if (this.mode === "off") this.powerOn(ms);
     if (!this.uplink.online) this.uplink.connect(ms, false);
   }
@@ -127,10 +165,25 @@ export class DeviceActivity {
   /** Hands the device back to the simulation after a held setOnline. */
   release(): void {
     this.pin = undefined;
+    this.returnAtMs = undefined;
+  }
+
+  /** `failCamera`: VideoLoss on `channel`, then no video until repaired. */
+  failCamera(ms: number, mode: CameraFailureMode, channel: number): void {
+    this.recorder.failCamera(ms, mode, channel);
+  }
+
+  repairCamera(): void {
+    this.recorder.repairCamera();
+  }
+
+  setRetentionDays(days: number): void {
+    this.card.setRetentionDays(days);
   }
 
   private tick(ms: number): void {
     if (this.mode === "off") {
+      if (this.returnAtMs !== undefined && ms >= this.returnAtMs) this.comeBack(ms);
       if (this.pin === "offline" || ms < this.modeEndsAt) {
         // Recorded all the same: setOnline(false) may have stopped the vehicle since the last tick.
         this.truth.record(ms, this.vehicleState());
@@ -160,6 +213,13 @@ export class DeviceActivity {
   private vehicleState(): GroundTruth {
     const { lat, lng, speed, heading } = this.vehicle;
     return { lat, lng, speedKmh: speed, heading };
+  }
+
+  /** The end of a timed parkOffline: back in the simulation, powering on at this tick. */
+  private comeBack(ms: number): void {
+    this.pin = undefined;
+    this.returnAtMs = undefined;
+    this.modeEndsAt = ms;
   }
 
   private powerOn(ms: number): void {

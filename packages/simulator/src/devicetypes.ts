@@ -1,5 +1,6 @@
 /** The shapes a simulated device shares with the simulation and with its own parts. */
 
+import type { CameraFailureMode } from "./camera.js";
 import type { EventDetails } from "./eventlog.js";
 import type { DeviceProfile } from "./fleet.js";
 import type { Vehicle } from "./motion.js";
@@ -38,6 +39,10 @@ export interface DeviceState {
   heading: number;
   hasFix: boolean;
   diskError: boolean;
+  /** "ok", or how a failed camera leaves the recorder (see camera.ts). */
+  camera: CameraFailureMode | "ok";
+  /** Whole days the SD card holds now (seeded, set by an option or by setRetentionDays). */
+  retentionDays: number;
 }
 
 /** What the status endpoints show about a device. */

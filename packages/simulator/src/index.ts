@@ -15,8 +15,17 @@ import { Simulation } from "./simulation.js";
 import { clipVideos } from "./video/clip-videos.js";
 
 export { passwordDigest } from "./auth.js";
+export { CAMERA_FAILURE_MODES, type CameraFailureMode } from "./camera.js";
+export { RETENTION_DAYS_RANGE, UNSYNCED_MS } from "./card-visibility.js";
 export { encodeClip } from "./clip.js";
-export type { DeviceSnapshot, EventInjection, SetOnlineOptions, SimulatorControl } from "./control.js";
+export type {
+  CameraFailure,
+  DeviceSnapshot,
+  EventInjection,
+  ParkOfflineOptions,
+  SetOnlineOptions,
+  SimulatorControl,
+} from "./control.js";
 export { EVENT_COORDINATES, type EventCoordinates } from "./coordinates.js";
 export type { DeviceMode } from "./devicetypes.js";
 export type { EndpointName } from "./endpoints.js";

@@ -1,4 +1,5 @@
 /** The options of `start()`, their defaults, and their validation. */
+import { RETENTION_DAYS_RANGE } from "./card-visibility.js";
 import { EVENT_COORDINATES, type EventCoordinates } from "./coordinates.js";
 import type { FaultRule } from "./faults.js";
 
@@ -72,6 +73,16 @@ export interface SimulatorOptions {
   eventCoordinates?: EventCoordinates;
   /** The first devices' identities, in fleet order (see DeviceIdentity). Default none. */
   identities?: DeviceIdentity[];
+  /**
+   * Whole days each SD card holds (1..365): one number for every device, or one per device in
+   * fleet order (an undefined entry, or a device past the end, keeps its seeded 3 to 14 days).
+   */
+  retentionDays?: number | readonly (number | undefined)[];
+  /**
+   * Whether a few random VideoLoss events leave the camera failed for 20 minutes to 4 hours.
+   * Default true; `failCamera` works either way.
+   */
+  randomCameraFailures?: boolean;
 }
 
 export interface ResolvedHarshOptions {
@@ -96,6 +107,9 @@ export interface ResolvedOptions {
   faults: FaultRule[];
   eventCoordinates: EventCoordinates;
   identities: DeviceIdentity[];
+  /** Per device in fleet order; undefined: seeded. */
+  retentionDays: (number | undefined)[];
+  randomCameraFailures: boolean;
 }
 
 export const DEFAULT_ACCOUNTS: readonly Account[] = [
@@ -140,7 +154,26 @@ export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
     eventCoordinates:
       options.eventCoordinates === undefined ? "numbers" : resolveEventCoordinates(options.eventCoordinates),
     identities: resolveIdentities(options.identities ?? [], options.devices ?? 20),
+    retentionDays: resolveRetentionDays(options.retentionDays, options.devices ?? 20),
+    randomCameraFailures: options.randomCameraFailures ?? true,
   };
+}
+
+function resolveRetentionDays(
+  days: SimulatorOptions["retentionDays"],
+  devices: number,
+): (number | undefined)[] {
+  const perDevice = typeof days === "number" ? Array<number>(devices).fill(days) : [...(days ?? [])];
+  if (perDevice.length > devices)
+    throw new Error(`retentionDays: ${perDevice.length} for ${devices} devices`);
+  return perDevice.map((value) =>
+    value === undefined ? undefined : checkRetentionDays("retentionDays", value),
+  );
+}
+
+/** Also for control.setRetentionDays, whose callers may not be typed. */
+export function checkRetentionDays(name: string, days: number): number {
+  return checkInteger(name, days, RETENTION_DAYS_RANGE.min, RETENTION_DAYS_RANGE.max);
 }
 
 function resolveIdentities(identities: DeviceIdentity[], devices: number): DeviceIdentity[] {

@@ -57,7 +57,7 @@ export class RandomEvents {
       rate(0.3, 0.1, (ms) => send(EventCode.Gpio3, ms, { type: rng.int(0, 1) })),
       rate(0.25, 0.15, (ms) => this.panicButton(ms)),
       rate(0.6, 0.6, (ms) => send(EventCode.SdBackupNormal, ms, { downloadtype: 2, loopdata: "" })),
-      rate(0.2, 0.2, (ms) => send(EventCode.VideoLoss, ms, { type: rng.int(1, profile.channels) })),
+      rate(0.2, 0.2, (ms) => this.recorder.videoLoss(ms, rng.int(1, profile.channels))),
       rate(0.1, 0.1, (ms) => send(EventCode.LostRecordCover, ms, {})),
       rate(diskErrorRate, diskErrorRate, (ms) => this.recorder.failDisk(ms)),
       rate(0.08, 0.08, (ms) => this.recorder.reboot(ms)),

@@ -1,9 +1,11 @@
 /**
  * What a device has recorded, minute by minute. This one store is the source of truth for the
  * SD card record list (endpoint 4), the daily record map (endpoint 9) and playback availability
- * (endpoint 8), so the three always agree.
+ * (endpoint 8), so the three always agree; all three read it through the card's visibility
+ * (card-visibility.ts: retention and upload), so they agree on what the service cannot show too.
  */
-import { MINUTES_PER_DAY } from "./time.js";
+import type { CardVisibility } from "./card-visibility.js";
+import { DAY_MS, MINUTES_PER_DAY } from "./time.js";
 
 /** Stored per minute. Two alert kinds are kept apart because the record list tells them apart. */
 export const RecordingKind = {
@@ -43,14 +45,20 @@ export class DeviceRecordings {
   /** Day number (UTC) -> one kind per minute of that day; days without recording are absent. */
   private readonly days = new Map<number, Uint8Array>();
 
+  constructor(readonly visibility: CardVisibility) {}
+
   /** Records `kind` for the minute unless something of higher priority is already there. */
   mark(minute: number, kind: RecordingKind): void {
     if (PRIORITY[kind] > PRIORITY[this.kindAt(minute)]) this.write(minute, kind);
   }
 
-  /** Overwrites minutes [fromMinute, toMinute) with `kind` (the state-injection path). */
+  /**
+   * Overwrites minutes [fromMinute, toMinute) with `kind` (the state-injection path): what the
+   * service shows, uploaded even while the device is disconnected.
+   */
   set(fromMinute: number, toMinute: number, kind: RecordingKind): void {
     for (let minute = fromMinute; minute < toMinute; minute++) this.write(minute, kind);
+    this.visibility.uploaded(fromMinute, toMinute);
   }
 
   kindAt(minute: number): RecordingKind {
@@ -58,10 +66,15 @@ export class DeviceRecordings {
     return (day?.[mod(minute, MINUTES_PER_DAY)] ?? RecordingKind.None) as RecordingKind;
   }
 
-  /** True when any minute of [fromMinute, toMinute) has video (normal or alert). */
+  /** What the service shows of the minute: nothing where it is overwritten or not uploaded yet. */
+  shownAt(minute: number): RecordingKind {
+    return this.visibility.hides(minute) ? RecordingKind.None : this.kindAt(minute);
+  }
+
+  /** True when the service can play any minute of [fromMinute, toMinute) (normal or alert video). */
   hasVideo(fromMinute: number, toMinute: number): boolean {
     for (let minute = fromMinute; minute < toMinute; minute++) {
-      if (RECORD_TYPE[this.kindAt(minute)] !== undefined) return true;
+      if (RECORD_TYPE[this.shownAt(minute)] !== undefined) return true;
     }
     return false;
   }
@@ -74,9 +87,9 @@ export class DeviceRecordings {
     const firstMinute = Math.floor(startSec / 60);
     const straddles = startSec % 60 !== 0;
     return Array.from({ length: MINUTES_PER_DAY }, (_, offset) => {
-      const value = MAP_VALUE[this.kindAt(firstMinute + offset)];
+      const value = MAP_VALUE[this.shownAt(firstMinute + offset)];
       if (!straddles) return value;
-      const next = MAP_VALUE[this.kindAt(firstMinute + offset + 1)];
+      const next = MAP_VALUE[this.shownAt(firstMinute + offset + 1)];
       return MAP_PRIORITY[next] > MAP_PRIORITY[value] ? next : value;
     });
   }
@@ -98,11 +111,11 @@ export class DeviceRecordings {
         });
       }
     };
+    this.forgetOverwrittenDays();
     for (const dayNumber of [...this.days.keys()].sort((a, b) => a - b)) {
-      const day = this.days.get(dayNumber) as Uint8Array;
       for (let offset = 0; offset < MINUTES_PER_DAY; offset++) {
         const minute = dayNumber * MINUTES_PER_DAY + offset;
-        const kind = day[offset] as RecordingKind;
+        const kind = this.shownAt(minute);
         if (kind !== runKind || minute !== previousMinute + 1) {
           closeRun(previousMinute + 1);
           runKind = kind;
@@ -113,6 +126,12 @@ export class DeviceRecordings {
     }
     closeRun(previousMinute + 1);
     return entries;
+  }
+
+  /** Days wholly before the card's horizon can never be shown again: their memory is given back. */
+  forgetOverwrittenDays(): void {
+    const firstKeptDay = Math.floor(this.visibility.horizonMs() / DAY_MS);
+    for (const dayNumber of this.days.keys()) if (dayNumber < firstKeptDay) this.days.delete(dayNumber);
   }
 
   private write(minute: number, kind: RecordingKind): void {

@@ -4,6 +4,7 @@
  * the events that have reached the service by then.
  */
 
+import { seededRetentionDays } from "./card-visibility.js";
 import { type EventCoordinates, writeCoordinates } from "./coordinates.js";
 import { DeviceActivity } from "./device.js";
 import type { DeviceEvent } from "./devicetypes.js";
@@ -49,7 +50,13 @@ export class Simulation {
       let sequence = 0;
       return new DeviceActivity(
         profile,
-        createRng(seed, "device-activity", profile.index),
+        {
+          rng: createRng(seed, "device-activity", profile.index),
+          cameraRng: options.randomCameraFailures
+            ? createRng(seed, "camera-failures", profile.index)
+            : undefined,
+          retentionDays: options.retentionDays[profile.index] ?? seededRetentionDays(seed, profile.index),
+        },
         this.nowMs,
         (event) =>
           this.pending.push({

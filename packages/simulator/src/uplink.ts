@@ -2,9 +2,11 @@
  * A device's link to the service: whether it is connected, what the service last heard from it,
  * and how its events get there. The service logs Online/Offline itself when a device connects or
  * disconnects, so those arrive at once; device events arrive after an upload delay, and events
- * produced while disconnected are uploaded after the reconnect (late, out of eventtime order).
+ * produced while disconnected are uploaded after the reconnect (late, out of eventtime order). So is
+ * the footage the service had not got when the link went down (card-visibility.ts).
  */
 
+import type { CardVisibility } from "./card-visibility.js";
 import type { DetailsAtEvent, DeviceEvent, DeviceStatus } from "./devicetypes.js";
 import { TICK_MS } from "./devicetypes.js";
 import { EventCode } from "./events.js";
@@ -30,6 +32,8 @@ export class Uplink {
     private readonly track: GpsTrack,
     /** See DeviceProfile.statusIntervalMs. */
     private readonly statusIntervalMs: number,
+    /** What the service has of the card: told when the link goes down and comes back. */
+    private readonly card: CardVisibility,
     initial: DeviceStatus,
   ) {
     this.connected = initial.online;
@@ -49,6 +53,7 @@ export class Uplink {
   /** Connects and uploads the outbox; `announce` logs Online (setOnline's caller logs its own). */
   connect(ms: number, announce: boolean): void {
     this.connected = true;
+    this.card.connected();
     this.dropEndsAt = undefined;
     this.lastReportMs = ms;
     if (announce) this.fromService(EventCode.Online, ms);
@@ -63,6 +68,7 @@ export class Uplink {
   /** The power went off: no reconnect until the device powers on again. */
   disconnect(ms: number, announce: boolean): void {
     if (this.connected && announce) this.fromService(EventCode.Offline, ms);
+    if (this.connected) this.card.disconnected(ms);
     this.connected = false;
     this.dropEndsAt = undefined;
   }
@@ -71,6 +77,7 @@ export class Uplink {
   drop(ms: number): void {
     if (!this.connected) return;
     this.fromService(EventCode.Offline, ms);
+    this.card.disconnected(ms);
     this.connected = false;
     this.dropEndsAt = ms + this.rng.int(1, 6) * MINUTE_MS;
   }
