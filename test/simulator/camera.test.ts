@@ -1,18 +1,23 @@
 import { EventCode, type SimEvent, type Simulator, start } from "@fleet-alerts/simulator";
 import { afterEach, describe, expect, it } from "vitest";
-import { gpsPoints, playbackAnswer, queryEvents, recordMap } from "./helpers.js";
+import {
+  CLOCK_START,
+  gpsPoints,
+  minuteOfStartDay,
+  playbackAnswer,
+  queryEvents,
+  recordMap,
+} from "./helpers.js";
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
-const DAY_START = new Date("2026-01-05T00:00:00Z");
-const minuteOfDay = (ms: number) => Math.floor((ms - DAY_START.getTime()) / MINUTE_MS);
 
 describe("a camera that fails", () => {
   let simulator: Simulator;
   let deviceid: string;
   afterEach(() => simulator.close());
 
-  /** A device kept on (so it drives and records), its camera failed at the clock start for 20 minutes. */
+  /** A device kept on (so it drives and records), its camera failed 5 minutes after the clock start, for 20 minutes. */
   async function failFor20Minutes(mode: "gps-only" | "no-record") {
     simulator = await start({ seed: 5, devices: 2, historyHours: 1, randomCameraFailures: false });
     deviceid = simulator.control.devices()[0]?.deviceid as string;
@@ -35,10 +40,10 @@ describe("a camera that fails", () => {
     expect(queried.map((event) => event.serialno)).toContain(String(videoLoss[0]?.serialno));
     expect(simulator.control.devices()[0]).toMatchObject({ camera: "gps-only", diskError: false });
 
-    const map = await recordMap(simulator, deviceid, DAY_START);
-    const failedMinutes = map.slice(minuteOfDay(failedAt) + 1, minuteOfDay(failedAt) + 20);
+    const map = await recordMap(simulator, deviceid, CLOCK_START);
+    const failedMinutes = map.slice(minuteOfStartDay(failedAt) + 1, minuteOfStartDay(failedAt) + 20);
     expect(failedMinutes).toEqual(new Array(19).fill(3));
-    expect(map.slice(0, minuteOfDay(failedAt))).not.toContain(3);
+    expect(map.slice(0, minuteOfStartDay(failedAt))).not.toContain(3);
     const points = await gpsPoints(simulator, deviceid, new Date(failedAt), simulator.control.now());
     expect(points.length).toBeGreaterThan(200);
     // It drove: the case a recorder audit must catch.
@@ -52,9 +57,9 @@ describe("a camera that fails", () => {
     const repairedAt = simulator.control.now().getTime();
     simulator.control.advance(5 * MINUTE_MS);
     expect(simulator.control.devices()[0]).toMatchObject({ camera: "ok" });
-    const after = (await recordMap(simulator, deviceid, DAY_START)).slice(
-      minuteOfDay(repairedAt) + 1,
-      minuteOfDay(repairedAt) + 5,
+    const after = (await recordMap(simulator, deviceid, CLOCK_START)).slice(
+      minuteOfStartDay(repairedAt) + 1,
+      minuteOfStartDay(repairedAt) + 5,
     );
     expect(after.every((value) => value === 1 || value === 2)).toBe(true);
     expect(await playbackAnswer(simulator, deviceid, new Date(repairedAt + MINUTE_MS))).toEqual({
@@ -64,8 +69,10 @@ describe("a camera that fails", () => {
 
   it("records nothing at all in the no-record mode, GPS history still kept", async () => {
     const { failedAt } = await failFor20Minutes("no-record");
-    const map = await recordMap(simulator, deviceid, DAY_START);
-    expect(map.slice(minuteOfDay(failedAt) + 1, minuteOfDay(failedAt) + 20)).toEqual(new Array(19).fill(0));
+    const map = await recordMap(simulator, deviceid, CLOCK_START);
+    expect(map.slice(minuteOfStartDay(failedAt) + 1, minuteOfStartDay(failedAt) + 20)).toEqual(
+      new Array(19).fill(0),
+    );
     expect(
       (await gpsPoints(simulator, deviceid, new Date(failedAt), simulator.control.now())).length,
     ).toBeGreaterThan(200);
@@ -107,7 +114,7 @@ describe("recorder faults in the normal simulation", () => {
           .filter((event) => event.deviceid === deviceid && event.appdevid === EventCode.VideoLoss)
           .map((event) => Date.parse(event.eventtime));
         for (let day = 0; day < 3; day++) {
-          const date = new Date(DAY_START.getTime() - (2 - day) * 24 * HOUR_MS);
+          const date = new Date(CLOCK_START.getTime() - (2 - day) * 24 * HOUR_MS);
           const withFailures = faulty.control.dailyRecordMap(deviceid, date);
           const without = steady.control.dailyRecordMap(deviceid, date);
           withFailures.forEach((value, minute) => {

@@ -165,3 +165,11 @@ export async function gpsPoints(
     })
   ).json;
 }
+
+/** The simulator's default clock start, and the UTC day it begins. */
+export const CLOCK_START = new Date("2026-01-05T00:00:00Z");
+
+/** The minute of the clock start's day an instant falls in (an index into that day's record map). */
+export function minuteOfStartDay(epochMs: number): number {
+  return Math.floor((epochMs - CLOCK_START.getTime()) / 60_000);
+}

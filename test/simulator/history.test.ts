@@ -1,11 +1,10 @@
 import { createHash } from "node:crypto";
 import { type Simulator, start } from "@fleet-alerts/simulator";
 import { afterEach, describe, expect, it } from "vitest";
-import { gpsPoints, playbackAnswer, queryEvents, recordList } from "./helpers.js";
+import { CLOCK_START, gpsPoints, playbackAnswer, queryEvents, recordList } from "./helpers.js";
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-const CLOCK_START = new Date("2026-01-05T00:00:00Z");
 
 describe("the history a simulator starts with", () => {
   let simulator: Simulator;

@@ -1,12 +1,17 @@
 import { EventCode, type Simulator, start } from "@fleet-alerts/simulator";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEMO, gpsPoints, playbackAnswer, post, recordMap } from "./helpers.js";
+import {
+  CLOCK_START,
+  DEMO,
+  gpsPoints,
+  minuteOfStartDay,
+  playbackAnswer,
+  post,
+  recordMap,
+} from "./helpers.js";
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
-const DAY_START = new Date("2026-01-05T00:00:00Z");
-/** The minute of the day (2026-01-05) an instant falls in. */
-const minuteOfDay = (ms: number) => Math.floor((ms - DAY_START.getTime()) / MINUTE_MS);
 
 describe("a vehicle parked offline for days", () => {
   let simulator: Simulator;
@@ -35,9 +40,11 @@ describe("a vehicle parked offline for days", () => {
 
   it("uploads nothing while parked; its last minutes appear within the retention once it is back", async () => {
     const parkedAt = await driveThenPark(7);
-    const recorded = await recordMap(simulator, deviceid, DAY_START);
+    const recorded = await recordMap(simulator, deviceid, CLOCK_START);
     // Recording all along (video: 1, or 2 around a G-sensor).
-    expect(recorded.slice(0, minuteOfDay(parkedAt)).every((value) => value === 1 || value === 2)).toBe(true);
+    expect(recorded.slice(0, minuteOfStartDay(parkedAt)).every((value) => value === 1 || value === 2)).toBe(
+      true,
+    );
     const lastMinute = new Date(parkedAt - MINUTE_MS);
     expect(await playbackAnswer(simulator, deviceid, lastMinute)).toEqual({ status: 200 });
 
@@ -45,12 +52,12 @@ describe("a vehicle parked offline for days", () => {
     expect(offline).toMatchObject({
       deviceid,
       appdevid: EventCode.Offline,
-      eventtime: DAY_START.toISOString().replace("00:00:00", "00:15:00"),
+      eventtime: CLOCK_START.toISOString().replace("00:00:00", "00:15:00"),
     });
     expect(await onlineIds()).not.toContain(deviceid);
     // The last two minutes before the link went down were not uploaded: not shown, not played.
-    const unsynced = minuteOfDay(parkedAt - 2 * MINUTE_MS);
-    const whileParked = await recordMap(simulator, deviceid, DAY_START);
+    const unsynced = minuteOfStartDay(parkedAt - 2 * MINUTE_MS);
+    const whileParked = await recordMap(simulator, deviceid, CLOCK_START);
     expect(whileParked.slice(0, unsynced)).toEqual(recorded.slice(0, unsynced));
     expect(whileParked.slice(unsynced)).toEqual(new Array(1440 - unsynced).fill(0));
     expect(await playbackAnswer(simulator, deviceid, lastMinute)).toEqual({
@@ -67,11 +74,11 @@ describe("a vehicle parked offline for days", () => {
 
     const online = simulator.control.setOnline(deviceid, true);
     expect(online).toMatchObject({ deviceid, appdevid: EventCode.Online });
-    const back = await recordMap(simulator, deviceid, DAY_START);
+    const back = await recordMap(simulator, deviceid, CLOCK_START);
     // All of it shown again; nothing recorded after the park (powered off).
     expect(back).toEqual(recorded);
-    expect(back.slice(minuteOfDay(parkedAt) + 1)).toEqual(
-      new Array(1440 - minuteOfDay(parkedAt) - 1).fill(0),
+    expect(back.slice(minuteOfStartDay(parkedAt) + 1)).toEqual(
+      new Array(1440 - minuteOfStartDay(parkedAt) - 1).fill(0),
     );
     expect(await playbackAnswer(simulator, deviceid, lastMinute)).toEqual({ status: 200 });
   });
@@ -81,7 +88,7 @@ describe("a vehicle parked offline for days", () => {
     simulator.control.parkOffline(deviceid);
     simulator.control.advance(3 * DAY_MS);
     simulator.control.setOnline(deviceid, true);
-    expect(await recordMap(simulator, deviceid, DAY_START)).toEqual(new Array(1440).fill(0));
+    expect(await recordMap(simulator, deviceid, CLOCK_START)).toEqual(new Array(1440).fill(0));
     expect(await playbackAnswer(simulator, deviceid, new Date(parkedAt - MINUTE_MS))).toEqual({
       status: 404,
       error: "no_recording",
