@@ -118,6 +118,7 @@ describe("a vehicle parked offline for days", () => {
     simulator.control.parkOffline(deviceid);
     expect(simulator.control.parkOffline(deviceid)).toBeUndefined();
     const from = new Date(parkedAt - 2 * MINUTE_MS);
+    expect(await playbackAnswer(simulator, deviceid, from)).toMatchObject({ status: 404 });
     simulator.control.setRecording(deviceid, from, new Date(parkedAt), 2);
     expect(await playbackAnswer(simulator, deviceid, from)).toEqual({ status: 200 });
     expect(() => simulator.control.parkOffline(deviceid, { forMs: -1 })).toThrow(/forMs/);
