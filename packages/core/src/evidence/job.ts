@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { alertBodySchema } from "../alerts/render/json.js";
 import { evidenceChannelsSchema, evidenceSecondsSchema } from "../rules/schema.js";
+import { footageRequestSchema } from "./request-custody.js";
 
 /**
  * The message the poller puts on the evidence queue for an alert whose rule wants video; the
@@ -36,6 +37,12 @@ export const evidenceJobSchema = z.object({
    * message may carry the same link. Jobs queued before links have none: no link is made up.
    */
   incidentLink: z.boolean().default(false),
+  /**
+   * Footage asked for by hand (`fleet-alerts evidence request`): who asked, why and when, for the
+   * custody record. Such a job has no event: `event` is the request as made, and nobody is told
+   * by SNS (the requester has the link the command printed).
+   */
+  request: footageRequestSchema.optional(),
 });
 export type EvidenceJob = z.output<typeof evidenceJobSchema>;
 export type EvidenceJobInput = z.input<typeof evidenceJobSchema>;
