@@ -151,7 +151,7 @@ describe("fleet-alerts evidence request, a week after the moment", () => {
     const alerts = new AlertStore({ documents: emulators.clients.documents, tableName: emulators.tableName });
     const record = await alerts.get(account, serialno, ruleId);
     expect(record).toMatchObject({ status: "requested", evidenceStatus: "stored", deviceid });
-    prefix = (record?.evidenceKeys?.[0] as string).replace(/manifest\.json$/, "");
+    prefix = (record?.evidenceKeys?.[0] ?? "").replace(/manifest\.json$/, "");
   }, 120_000);
 
   it("stores a claim pack that evidence verify accepts, both clips and the request in its custody record", async () => {

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import type { AlertRecord, EvidenceRequest } from "../alerts/record.js";
 import { alertBodySchema } from "../alerts/render/json.js";
 import { evidenceChannelsSchema, evidenceSecondsSchema } from "../rules/schema.js";
 import { footageRequestSchema } from "./request-custody.js";
@@ -55,5 +56,33 @@ export function jobIds(job: EvidenceJob) {
     serialno: job.serialno,
     deviceid: job.deviceid,
     rule: job.ruleId,
+  };
+}
+
+/**
+ * The evidence job of an alert record whose rule (or request) wants video: what the poller hands on
+ * for an alert and `evidence request` sends for footage asked for by hand, from the record alone.
+ */
+export function evidenceJobOf(
+  record: AlertRecord,
+  evidence: EvidenceRequest,
+  extra: Pick<EvidenceJob, "incidentLink"> & Partial<Pick<EvidenceJob, "alert" | "request">>,
+): EvidenceJob {
+  return {
+    version: 1,
+    alertId: record.alertId,
+    account: record.account,
+    ruleId: record.ruleId,
+    deviceid: record.deviceid,
+    serialno: record.serialno.toString(),
+    eventtime: record.eventtime,
+    channels: evidence.channels,
+    secondsBefore: evidence.secondsBefore,
+    secondsAfter: evidence.secondsAfter,
+    severity: record.severity,
+    event: record.event ? (JSON.parse(record.event) as Record<string, unknown>) : {},
+    attempt: 0,
+    timestampAttempt: 0,
+    ...extra,
   };
 }

@@ -5,7 +5,7 @@ import { type JobQueue, sendEvery } from "../queue/ports.js";
 import type { AccessRecords, ShareLinks } from "../share/ports.js";
 import type { CreatedShare } from "../share/share-store.js";
 import { type FootageRequestInput, NO_EVENT_CODE, requestedAlert } from "./footage-request.js";
-import type { EvidenceJob } from "./job.js";
+import { evidenceJobOf } from "./job.js";
 import type { FootageRequest } from "./request-custody.js";
 
 export interface FootageRequestDependencies {
@@ -52,7 +52,13 @@ export async function requestFootage(
     throw new Error(`${alert.alertId} is not a footage request's record: nothing was sent`);
   const settled = record.evidenceStatus === "stored" || record.evidenceStatus === "unavailable";
   if (!settled) {
-    await sendEvery(deps.evidenceQueue, [{ body: awsJson(requestJob(record)) }]);
+    await sendEvery(deps.evidenceQueue, [
+      {
+        body: awsJson(
+          evidenceJobOf(record, record.evidence, { incidentLink: false, request: record.request }),
+        ),
+      },
+    ]);
     await deps.alerts.markHandedOn(record, nowMs);
   }
   const link = await deps.shares.create(
@@ -108,28 +114,6 @@ type RequestRecord = AlertRecord & Required<Pick<AlertRecord, "evidence" | "requ
 
 function isRequestRecord(record: AlertRecord | undefined): record is RequestRecord {
   return record?.request !== undefined && record.evidence !== undefined;
-}
-
-/** The evidence job of a request's record, as the poller builds one for an alert (hand-on.ts). */
-function requestJob(record: RequestRecord): EvidenceJob {
-  return {
-    version: 1,
-    alertId: record.alertId,
-    account: record.account,
-    ruleId: record.ruleId,
-    deviceid: record.deviceid,
-    serialno: record.serialno.toString(),
-    eventtime: record.eventtime,
-    channels: record.evidence.channels,
-    secondsBefore: record.evidence.secondsBefore,
-    secondsAfter: record.evidence.secondsAfter,
-    severity: record.severity,
-    event: JSON.parse(record.event ?? "{}") as Record<string, unknown>,
-    attempt: 0,
-    timestampAttempt: 0,
-    incidentLink: false,
-    request: record.request,
-  };
 }
 
 function iso(ms: number): string {
