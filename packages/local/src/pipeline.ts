@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { Observer, StructuredLogger } from "@fleet-alerts/core";
 import { DEFAULT_EVIDENCE_CONCURRENCY } from "@fleet-alerts/core/evidence";
 import { type GroupsFile, loadGroupsFile } from "@fleet-alerts/core/routing";
@@ -15,7 +15,6 @@ import { createConfirmHandler } from "@fleet-alerts/functions/confirm";
 import { createEscalateHandler } from "@fleet-alerts/functions/escalate";
 import { createEvidenceHandler } from "@fleet-alerts/functions/evidence";
 import { serveIncidentApp } from "@fleet-alerts/functions/incident-server";
-import { writeLocalEndpoints } from "@fleet-alerts/functions/local-endpoints";
 import { createNoticesHandler } from "@fleet-alerts/functions/notices";
 import { createPollHandler } from "@fleet-alerts/functions/poll";
 import { createWebhookHandler } from "@fleet-alerts/functions/webhook";
@@ -24,6 +23,7 @@ import type { Context } from "aws-lambda";
 import { DEFAULT_ACCOUNT_COUNT, passwordEnvOf, REAL_ACCOUNT_ID, simulatedAccountIds } from "./accounts.js";
 import { CONTEXT, consumers, deliver, every, runLoops } from "./delivery.js";
 import { type Emulators, startEmulators } from "./emulators.js";
+import { publishEndpoints } from "./endpoints-file.js";
 import { copyBag, throttled } from "./evidence-files.js";
 import { DEFAULT_GROUPS_FILE, forAccounts, LOCAL_WEBHOOK_TARGET } from "./groups.js";
 import { subscribeRecipients } from "./recipients-inbox.js";
@@ -74,10 +74,7 @@ export interface LocalOptions {
   webhook?: { url: string; secret: string; secretGenerated: boolean };
   /** The incident pages' port on 127.0.0.1 (default: any free one). */
   incidentPort?: number;
-  /**
-   * Where to say how the CLI reaches this run (`fleet-alerts ... --local`): its emulators, queue,
-   * incident pages, evidence folder and clock; removed at the end. None: not written.
-   */
+  /** Where the CLI's `--local` finds this run (endpoints-file.ts); none: not written. */
   endpointsFile?: string;
 }
 
@@ -243,23 +240,11 @@ export async function startLocalPipeline(
     (error) => problem(error.message),
   );
 
-  const removeEndpoints = options.endpointsFile
-    ? await writeLocalEndpoints(options.endpointsFile, {
-        region: emulators.region,
-        endpoints: {
-          dynamodb: emulators.endpoints.dynamodb,
-          sqs: emulators.endpoints.sqs,
-          s3: emulators.endpoints.s3,
-        },
-        tableName: emulators.tableName,
-        evidenceQueueUrl: emulators.queues.evidence,
-        evidenceBucket: emulators.bucket,
-        incidentBaseUrl: incident.baseUrl,
-        evidenceDir: resolve(options.evidenceDir),
-        accounts: accounts.map((account) => account.id),
-        clock: { realMs: Date.now(), simulatedMs: overrides.now(), speed: overrides.timeScale },
-      })
-    : async () => undefined;
+  const removeEndpoints = await publishEndpoints(options, emulators, {
+    incidentBaseUrl: incident.baseUrl,
+    accounts: accounts.map((account) => account.id),
+    clock: overrides,
+  });
   report({
     type: "started",
     accounts: accounts.map((account) => ({ id: account.id, deviceCloud: account.baseUrl })),
