@@ -5,6 +5,7 @@ import type {
   footageRequestInputSchema,
 } from "@fleet-alerts/core/evidence";
 import type { TableRef } from "@fleet-alerts/core/store";
+import { terminalText } from "@fleet-alerts/core/text";
 import { Command, Option } from "commander";
 import { accountOption } from "./account.js";
 import { DEFAULT_LOCAL_ENDPOINTS_FILE } from "./local-endpoints.js";
@@ -97,7 +98,8 @@ async function request(options: RequestOptions): Promise<void> {
         console.log(
           outcome.first
             ? `footage requested: ${outcome.alertId}`
-            : `already requested by ${outcome.request.requestedBy} at ${outcome.request.requestedAt}: ` +
+            : // Another operator's name: shown so that nothing in it acts on the terminal.
+              `already requested by ${terminalText(outcome.request.requestedBy)} at ${outcome.request.requestedAt}: ` +
                 `the same claim pack, ${outcome.alertId}${outcome.settled ? " (ready)" : ""}`,
         );
         for (const line of newLinkLines(place.linkBaseUrl, outcome.link, lifetimeMs, "view"))
