@@ -6,6 +6,7 @@
 
 import { loadGroupsFile, RoutingValidationError, validateRouting } from "@fleet-alerts/core/routing";
 import { DEFAULT_RULES, InvalidRulesError, loadRulesFile } from "@fleet-alerts/core/rules";
+import { DEFAULT_LOCAL_ENDPOINTS_FILE } from "@fleet-alerts/functions/local-endpoints";
 import { askHidden } from "@fleet-alerts/functions/prompt";
 import { EVENT_COORDINATES, type EventCoordinates } from "@fleet-alerts/simulator";
 import { Command, InvalidArgumentError, Option } from "commander";
@@ -39,6 +40,7 @@ interface CliOptions {
   json?: boolean;
   incidentPort?: number;
   eventCoordinates: EventCoordinates;
+  endpointsFile: string;
 }
 
 const positive = (value: string) => {
@@ -95,6 +97,11 @@ const program = new Command()
   )
   .option("--username <name>", "the account on the real device cloud")
   .option("--incident-port <port>", "the incident pages' port on 127.0.0.1 (default: any free one)", positive)
+  .option(
+    "--endpoints-file <file>",
+    "where the CLI's --local finds this run (emulators, queue, incident pages, clock)",
+    DEFAULT_LOCAL_ENDPOINTS_FILE,
+  )
   .option("--json", "one JSON object per line on stdout, each with its type (observations, then a summary)")
   .addOption(
     new Option(
@@ -212,6 +219,7 @@ async function main(): Promise<number> {
     speed: options.speed,
     pollEverySeconds: options.pollEvery,
     evidenceDir: options.evidenceDir,
+    endpointsFile: options.endpointsFile,
     fleetTimeZone: options.timeZone,
     eventCoordinates: options.eventCoordinates,
     ...(options.rules && { rulesFile: options.rules }),

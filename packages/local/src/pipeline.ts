@@ -23,6 +23,7 @@ import type { Context } from "aws-lambda";
 import { DEFAULT_ACCOUNT_COUNT, passwordEnvOf, REAL_ACCOUNT_ID, simulatedAccountIds } from "./accounts.js";
 import { CONTEXT, consumers, deliver, every, runLoops } from "./delivery.js";
 import { type Emulators, startEmulators } from "./emulators.js";
+import { publishEndpoints } from "./endpoints-file.js";
 import { copyBag, throttled } from "./evidence-files.js";
 import { DEFAULT_GROUPS_FILE, forAccounts, LOCAL_WEBHOOK_TARGET } from "./groups.js";
 import { subscribeRecipients } from "./recipients-inbox.js";
@@ -73,6 +74,8 @@ export interface LocalOptions {
   webhook?: { url: string; secret: string; secretGenerated: boolean };
   /** The incident pages' port on 127.0.0.1 (default: any free one). */
   incidentPort?: number;
+  /** Where the CLI's `--local` finds this run (endpoints-file.ts); none: not written. */
+  endpointsFile?: string;
 }
 
 export interface DeployedSchedule {
@@ -237,6 +240,11 @@ export async function startLocalPipeline(
     (error) => problem(error.message),
   );
 
+  const removeEndpoints = await publishEndpoints(options, emulators, {
+    incidentBaseUrl: incident.baseUrl,
+    accounts: accounts.map((account) => account.id),
+    clock: overrides,
+  });
   report({
     type: "started",
     accounts: accounts.map((account) => ({ id: account.id, deviceCloud: account.baseUrl })),
@@ -259,6 +267,7 @@ export async function startLocalPipeline(
     simulators,
     emulators,
     stop: async () => {
+      await removeEndpoints();
       await loops.stop();
       await incident.close();
       while (copies.size > 0) await Promise.all(copies);

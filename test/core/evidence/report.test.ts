@@ -105,6 +105,33 @@ describe("the claim report's text", () => {
     expect(html).toContain("<p>Nothing is missing.</p>");
   });
 
+  it("names footage asked for by hand as such, with who asked, when and why (escaped) first in its custody", () => {
+    const base = claimReportModel();
+    const request = {
+      reason: `Claim 7 ${HOSTILE}`,
+      requestedBy: "dana <ops>",
+      requestedAt: "2026-07-21T09:00:00.000Z",
+    };
+    const html = renderClaimReport({
+      ...base,
+      event: { ...base.event, name: "Footage requested", code: undefined },
+      custody: { ...base.custody, request },
+    });
+    expect(html).toContain("<h1>Footage requested · ");
+    expect(html).not.toContain("(code ");
+    const custody = html.slice(html.indexOf(`<section id="custody">`));
+    expect(custody).toMatch(
+      /<dt>Requested by<\/dt><dd>dana &lt;ops&gt;<\/dd>\s*<dt>Requested \(UTC\)<\/dt><dd><time datetime="2026-07-21T09:00:00.000Z">/,
+    );
+    expect(custody).toContain(
+      `<dt>Reason given</dt><dd>Claim 7 &lt;script&gt;alert(&quot;owned&quot;)&lt;/script&gt;</dd>`,
+    );
+    expect(custody.indexOf("Requested by")).toBeLessThan(custody.indexOf("Collected by"));
+    expect(html).not.toContain(HOSTILE);
+    // An alert's report has no request, and says nothing of one.
+    expect(renderClaimReport(base)).not.toContain("Requested by");
+  });
+
   it("frames timestamp.html and explains why when the stage stamps; says how to verify either way", () => {
     const stamped = renderClaimReport(claimReportModel());
     expect(stamped).toContain(

@@ -7,6 +7,7 @@ describe("fleet-alerts --help", () => {
       ["rules", "replay"],
       ["cursor", "set"],
       ["evidence", "fetch"],
+      ["evidence", "request"],
       ["devices"],
       ["events", "tail"],
       ["share", "create"],
@@ -32,6 +33,19 @@ describe("fleet-alerts --help", () => {
         "--out <file>",
         "--utc-offset <+hhmm>",
       ],
+      [
+        "--account <id>",
+        "--device <id>",
+        "--at <time>",
+        "--channels <list>",
+        "--reason <text>",
+        "--by <name>",
+        "--local [file]",
+        "(env: EVIDENCE_QUEUE_URL)",
+        "(env: PUBLIC_BASE_URL)",
+        "--wait [seconds]",
+        "(default: 30, env: SHARE_MAX_DAYS)",
+      ],
       ["--json"],
       ["--from-serial <serialno>", "--interval <seconds>", "--duration <seconds>", "--codes <list>"],
       [
@@ -56,7 +70,7 @@ describe("fleet-alerts --help", () => {
       for (const option of expectedOptions[index] ?? []) expect(text).toContain(option);
       expect(text).not.toMatch(/--password/);
       // Only the commands that reach the device cloud take its connection settings.
-      if (!["cursor set", "share create", "audit"].includes(command ?? "")) {
+      if (!["cursor set", "share create", "audit", "evidence request"].includes(command ?? "")) {
         for (const option of [
           "--base-url <url>",
           "(env: DEVICE_CLOUD_BASE_URL)",

@@ -82,7 +82,7 @@ describe("fleet-alerts share and audit", () => {
     expect(listed.stdout).toMatch(/^TOKEN ID +SCOPE +EXPIRES +BY +CREATED\n/);
     expect(listed.stdout).toContain(`${tokenId}  view+ack  `);
     expect(audited.code).toBe(0);
-    expect(audited.stdout).toMatch(/^TIME +TOKEN ID +ACTION +USER AGENT\n/);
+    expect(audited.stdout).toMatch(/^TIME +TOKEN ID +ACTION +USER AGENT +REQUESTED BY: REASON\n/);
     expect(audited.stdout).toMatch(new RegExp(`Z  ${tokenId}  view +"Mozilla/5.0 \\(Phone\\)"\\n$`));
     for (const run of [listed, audited]) expect(run.stdout + run.stderr).not.toContain(token);
 

@@ -1,6 +1,6 @@
 import { awsJson } from "../aws-text.js";
 import { scheduleEscalations } from "../escalation/schedule.js";
-import type { EvidenceJob } from "../evidence/job.js";
+import { evidenceJobOf } from "../evidence/job.js";
 import type { JobQueue, QueueMessage } from "../queue/ports.js";
 import type { Route } from "../routing/route.js";
 import { type SetAsideEntry, setAsideEntryOf } from "../setaside/entry.js";
@@ -73,25 +73,11 @@ async function queueEvidence(
     if (!record.evidence) return [];
     // The alert as published (a stale one as it would have been), for the evidence's report.
     const alert = publishedBody(record);
-    const job: EvidenceJob = {
-      version: 1,
-      alertId: record.alertId,
-      account: record.account,
-      ruleId: record.ruleId,
-      deviceid: record.deviceid,
-      serialno: record.serialno.toString(),
-      eventtime: record.eventtime,
-      channels: record.evidence.channels,
-      secondsBefore: record.evidence.secondsBefore,
-      secondsAfter: record.evidence.secondsAfter,
-      severity: record.severity,
-      event: record.event ? (JSON.parse(record.event) as Record<string, unknown>) : {},
-      attempt: 0,
+    const job = evidenceJobOf(record, record.evidence, {
       ...(alert && { alert }),
-      timestampAttempt: 0,
       // A stale alert's link is granted only when its summary lists it, and its evidence is told to no one.
       incidentLink: record.status === "published" && hasLinkSlot(record.message as AlertMessage),
-    };
+    });
     return [{ record, message: { body: awsJson(job) } }];
   });
   const refused = await sendJobs(deps.evidenceQueue, jobs, "evidence-job");

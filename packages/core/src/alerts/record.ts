@@ -1,10 +1,11 @@
 import * as z from "zod";
+import { footageRequestSchema } from "../evidence/request-custody.js";
 import { routeSchema } from "../routing/route.js";
 import type { AlertMessage } from "./message.js";
 
 // An alert record: what was decided about one event and rule, and how its delivery went.
 
-export const ALERT_STATUSES = ["pending", "published", "stale", "failed"] as const;
+export const ALERT_STATUSES = ["pending", "published", "stale", "failed", "requested"] as const;
 export type AlertStatus = (typeof ALERT_STATUSES)[number];
 
 const evidenceRequestSchema = z.object({
@@ -39,7 +40,8 @@ export const alertItemSchema = z.object({
   /**
    * `pending`: to be published (records the Offline confirmation writes). `published`: sent, or, on
    * a record with `chunkFrom`, being sent: the poller writes it so, once, before it publishes, and
-   * its chunk's publication item says whether it went out (delivery-ledger.ts).
+   * its chunk's publication item says whether it went out (delivery-ledger.ts). `requested`:
+   * footage asked for by hand (`request` says who and why), sent to no one.
    */
   status: z.enum(ALERT_STATUSES),
   /** The cursor the poller's chunk started from, naming its publication item (publication-store.ts). */
@@ -53,6 +55,8 @@ export const alertItemSchema = z.object({
     .transform((json) => JSON.parse(json) as AlertMessage)
     .optional(),
   evidence: evidenceRequestSchema.optional(),
+  /** Footage asked for by hand for a moment no alert was raised for (evidence/footage-request.ts). */
+  request: footageRequestSchema.optional(),
   /** The event as received, as JSON (serialno as digits): evidence manifests quote it. */
   event: z.string().optional(),
   evidenceStatus: z.enum(["pending", "stored", "unavailable", "failed"]).optional(),

@@ -15,6 +15,9 @@ const TRACK_GAP_TEXT: Record<TrackGap, string> = {
   "no-point-in-window": "the device cloud's GPS history had no point within the evidence window",
 };
 
+/** What a request's report and incident page call it: there is no event to name. */
+export const REQUESTED_FOOTAGE_NAME = "Footage requested";
+
 export interface ReportSettings {
   sourceOrganization: string;
   fleetTimeZone: string;
@@ -47,11 +50,16 @@ export function claimReportModel(
       lat: eventFeature.geometry.coordinates[1] as number,
       source: (eventFeature.properties as { source: "event" | "track" }).source,
     });
+  const { request } = manifest;
   return {
     alert: manifest.alert,
     event: {
-      name: alert?.eventName ?? (Number.isInteger(eventCode) ? eventCodeName(eventCode) : "event"),
-      code: alert?.eventCode ?? eventCode,
+      ...(request
+        ? { name: REQUESTED_FOOTAGE_NAME }
+        : {
+            name: alert?.eventName ?? (Number.isInteger(eventCode) ? eventCodeName(eventCode) : "event"),
+            code: alert?.eventCode ?? eventCode,
+          }),
       serialno: job.serialno,
       eventMs: Date.parse(job.eventtime),
       deviceid: job.deviceid,
@@ -94,6 +102,7 @@ export function claimReportModel(
       software: manifest.software,
       functionVersion: manifest.functionVersion,
       baggedAt: manifest.createdAt,
+      ...(request && { request }),
     },
     timestamped: settings.timestamped,
   };
@@ -124,7 +133,9 @@ function payloadFiles(manifest: CurrentManifest, inBag: (key: string) => string)
       path: inBag(manifest.eventFile.key),
       bytes: manifest.eventFile.bytes,
       sha256: manifest.eventFile.sha256,
-      description: "the event as the device cloud sent it (JSON)",
+      description: manifest.request
+        ? "the request for this footage as it was made (JSON): no event was raised"
+        : "the event as the device cloud sent it (JSON)",
     },
     ...track,
   ];

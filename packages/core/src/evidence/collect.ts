@@ -155,6 +155,7 @@ export async function collectEvidence(
     software: settings.software,
     functionVersion: settings.claimPack.functionVersion,
     createdAt: new Date(deps.now()).toISOString(),
+    ...(job.request && { request: job.request }),
   };
   const stored = await deps.store.putManifest(key, manifest);
   const timestamp = await packAndStamp(job, prefix, { manifest, stored }, settings, deps, geojson);
@@ -249,8 +250,9 @@ async function announceOnce(
   const key = alertOf(job);
   const record = await deps.alerts.get(key.account, key.serialno, key.ruleId);
   // A stale alert was sent to no one, and neither is its evidence: the stale summary lists it, and
-  // its incident page shows the evidence once stored.
-  if (record?.status === "stale") return;
+  // its incident page shows the evidence once stored. Footage asked for by hand goes to no group
+  // either: the requester has its link, and `evidence request --wait` tells them it is there.
+  if (record?.status === "stale" || job.request) return;
   if (!(await deps.alerts.claimEvidenceAnnouncement(key, deps.now()))) return;
   // To the people the alert itself reached by email, one message each (routing/route.ts); an alert
   // routed before routing existed went to every subscriber, now the ops' `unrouted` recipient.

@@ -1,6 +1,8 @@
 import * as z from "zod";
+import type { AlertRecord, EvidenceRequest } from "../alerts/record.js";
 import { alertBodySchema } from "../alerts/render/json.js";
 import { evidenceChannelsSchema, evidenceSecondsSchema } from "../rules/schema.js";
+import { footageRequestSchema } from "./request-custody.js";
 
 /**
  * The message the poller puts on the evidence queue for an alert whose rule wants video; the
@@ -36,6 +38,12 @@ export const evidenceJobSchema = z.object({
    * message may carry the same link. Jobs queued before links have none: no link is made up.
    */
   incidentLink: z.boolean().default(false),
+  /**
+   * Footage asked for by hand (`fleet-alerts evidence request`): who asked, why and when, for the
+   * custody record. Such a job has no event: `event` is the request as made, and nobody is told
+   * by SNS (the requester has the link the command printed).
+   */
+  request: footageRequestSchema.optional(),
 });
 export type EvidenceJob = z.output<typeof evidenceJobSchema>;
 export type EvidenceJobInput = z.input<typeof evidenceJobSchema>;
@@ -48,5 +56,33 @@ export function jobIds(job: EvidenceJob) {
     serialno: job.serialno,
     deviceid: job.deviceid,
     rule: job.ruleId,
+  };
+}
+
+/**
+ * The evidence job of an alert record whose rule (or request) wants video: what the poller hands on
+ * for an alert and `evidence request` sends for footage asked for by hand, from the record alone.
+ */
+export function evidenceJobOf(
+  record: AlertRecord,
+  evidence: EvidenceRequest,
+  extra: Pick<EvidenceJob, "incidentLink"> & Partial<Pick<EvidenceJob, "alert" | "request">>,
+): EvidenceJob {
+  return {
+    version: 1,
+    alertId: record.alertId,
+    account: record.account,
+    ruleId: record.ruleId,
+    deviceid: record.deviceid,
+    serialno: record.serialno.toString(),
+    eventtime: record.eventtime,
+    channels: evidence.channels,
+    secondsBefore: evidence.secondsBefore,
+    secondsAfter: evidence.secondsAfter,
+    severity: record.severity,
+    event: record.event ? (JSON.parse(record.event) as Record<string, unknown>) : {},
+    attempt: 0,
+    timestampAttempt: 0,
+    ...extra,
   };
 }

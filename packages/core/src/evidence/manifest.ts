@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { footageRequestSchema } from "./request-custody.js";
 
 const clipSchema = z.object({
   key: z.string(),
@@ -111,6 +112,11 @@ const manifestV3Schema = manifestV2Schema.extend({
   eventFile: storedFileSchema,
   /** The Lambda function version that stored the set ("local" in the local mode). */
   functionVersion: z.string(),
+  /**
+   * Footage asked for by hand: who asked, why and when. Optional, so that the version stays 3 and
+   * every reader of an alert's custody record reads a request's alike.
+   */
+  request: footageRequestSchema.optional(),
 });
 
 /**

@@ -18,6 +18,9 @@ export interface AccessToRecord {
   action: AccessAction;
   userAgent: string;
   atMs: number;
+  /** Who asked and why, for an `evidence-request`. */
+  by?: string;
+  reason?: string;
 }
 
 /** Every access through a share link, kept per alert in its account's partition. */

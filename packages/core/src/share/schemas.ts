@@ -5,7 +5,8 @@ import * as z from "zod";
 export const SHARE_SCOPES = ["view", "view+ack"] as const;
 export type ShareScope = (typeof SHARE_SCOPES)[number];
 
-export const ACCESS_ACTIONS = ["view", "ack", "clip", "pack"] as const;
+/** What was done through a link; `evidence-request`: footage asked for by hand, the link made for it. */
+export const ACCESS_ACTIONS = ["view", "ack", "clip", "pack", "evidence-request"] as const;
 export type AccessAction = (typeof ACCESS_ACTIONS)[number];
 
 /** What an alert's listing shows of a link: never the token, nor its hash beyond the token id. */
@@ -37,5 +38,8 @@ export const auditEntrySchema = z.object({
   action: z.enum(ACCESS_ACTIONS),
   userAgent: z.string(),
   atMs: z.number(),
+  /** An `evidence-request`'s requester and reason (the operator's words, one line each). */
+  by: z.string().optional(),
+  reason: z.string().optional(),
 });
 export type AuditEntry = z.output<typeof auditEntrySchema>;

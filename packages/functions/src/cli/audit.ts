@@ -13,7 +13,8 @@ import { onTable, tableOption } from "./table.js";
 export function auditCommand(): Command {
   const command = new Command("audit")
     .description(
-      "list the accesses to ALERT_ID through its share links (time, token id, action, user agent), " +
+      "list the accesses to ALERT_ID through its share links (time, token id, action, user agent; " +
+        "who asked for its footage and why), " +
         "oldest first, a page at a time, from a stage's DynamoDB table " +
         "(AWS region, credentials and endpoint from the standard environment)",
     )
@@ -37,9 +38,11 @@ function audit(alert: AlertRef, options: ListingPageOptions & { table: string })
       entry.action,
       // The visitor wrote it: quoted, so that it cannot pass for another column or line.
       JSON.stringify(entry.userAgent),
+      // An operator's words (`evidence request`), quoted alike.
+      entry.by === undefined ? "" : `${JSON.stringify(entry.by)}: ${JSON.stringify(entry.reason ?? "")}`,
     ]);
     for (const line of [
-      ...formatTable(["TIME", "TOKEN ID", "ACTION", "USER AGENT"], rows),
+      ...formatTable(["TIME", "TOKEN ID", "ACTION", "USER AGENT", "REQUESTED BY: REASON"], rows),
       ...nextPageLine(page, `fleet-alerts audit ${alertId} --limit ${options.limit}`),
     ])
       console.log(line);

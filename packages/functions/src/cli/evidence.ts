@@ -5,6 +5,7 @@ import { MAX_PLAYBACK_MINUTES, utcOffsetSchema } from "@fleet-alerts/core/device
 import { Command, InvalidArgumentError, Option } from "commander";
 import { type ConnectionOptions, connect, withConnectionOptions } from "./connection.js";
 import { evidencePackCommand } from "./evidence-pack.js";
+import { evidenceRequestCommand } from "./evidence-request.js";
 import { evidenceVerifyCommand } from "./evidence-verify.js";
 import { CliError, type Instant, integerAtLeast, parseInstant } from "./parse.js";
 import { progressMeter } from "./progress.js";
@@ -25,7 +26,7 @@ const MAX_WINDOW_SECONDS = MAX_PLAYBACK_MINUTES * 60;
 /** `fleet-alerts evidence ...`: video from the recorders, and alerts' claim packs. */
 export function evidenceCommand(): Command {
   const evidence = new Command("evidence").description(
-    "fetch video evidence from the device cloud; pack and verify alerts' claim packs",
+    "fetch video evidence from the device cloud; pack and verify alerts' claim packs; request one for any moment",
   );
   const fetch = evidence
     .command("fetch")
@@ -52,6 +53,7 @@ export function evidenceCommand(): Command {
   withConnectionOptions(fetch).action(fetchEvidence);
   evidence.addCommand(evidencePackCommand());
   evidence.addCommand(evidenceVerifyCommand());
+  evidence.addCommand(evidenceRequestCommand());
   return evidence;
 }
 

@@ -114,3 +114,11 @@ export function parseAlertIdArgument(text: string): AlertRef {
     throw error;
   }
 }
+
+/** `1,2`: camera channels, counted from 1 (the range and repeats are the request's schema's to refuse). */
+export function parseChannels(text: string): number[] {
+  const parts = text.split(",").map((part) => part.trim());
+  if (!parts.every((part) => /^\d+$/.test(part)))
+    throw new InvalidArgumentError("expected channel numbers separated by commas, such as 1,2");
+  return parts.map(Number);
+}

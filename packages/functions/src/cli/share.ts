@@ -1,21 +1,17 @@
 import { AlertStore, alertIdOf } from "@fleet-alerts/core/alerts";
-import { formatDuration } from "@fleet-alerts/core/rules";
 import { type AlertRef, SHARE_SCOPES, type ShareScope, ShareStore } from "@fleet-alerts/core/share";
 import { Command, Option } from "commander";
 import { formatTable } from "./format.js";
 import { type ListingPageOptions, listingPageOptions, nextPageLine } from "./listing-page.js";
-import { CliError, integerAtLeast, parseAlertIdArgument, parseDurationMs } from "./parse.js";
+import { type LinkLifetimeOptions, linkLifetimeMs, linkLifetimeOptions, newLinkLines } from "./new-link.js";
+import { CliError, parseAlertIdArgument } from "./parse.js";
 import { onTable, tableOption } from "./table.js";
-
-const DAY_MS = 86_400_000;
 
 interface TableOptions {
   table: string;
 }
 
-interface CreateOptions extends TableOptions {
-  expires?: number;
-  maxExpires: number;
+interface CreateOptions extends TableOptions, LinkLifetimeOptions {
   scope: ShareScope;
   by: string;
   baseUrl: string;
@@ -30,7 +26,7 @@ export function shareCommand(): Command {
     "make, list and revoke an alert's share links in a stage's DynamoDB table " +
       "(AWS region, credentials and endpoint from the standard environment)",
   );
-  share
+  const create = share
     .command("create")
     .description("make a link to ALERT_ID's incident page and print it (the only time it is shown)")
     .argument("<alertId>", "the alert, <account>:<serialno>:<ruleId>", parseAlertIdArgument)
@@ -40,20 +36,12 @@ export function shareCommand(): Command {
         .env("PUBLIC_BASE_URL")
         .makeOptionMandatory(),
     )
-    .option(
-      "--expires <duration>",
-      "how long the link works: 90m, 72h, 30d (default: the stage's longest)",
-      parseDurationMs,
-    )
-    .addOption(
-      new Option("--max-expires <days>", "the stage's longest link, in days (--expires is capped to it)")
-        .env("SHARE_MAX_DAYS")
-        .argParser(integerAtLeast(1))
-        .default(30),
-    )
     .addOption(new Option("--scope <scope>", "what the link allows").choices(SHARE_SCOPES).default("view"))
-    .addOption(new Option("--by <name>", "who shares it (recorded with the link)").env("USER").default("cli"))
-    .action(create);
+    .addOption(
+      new Option("--by <name>", "who shares it (recorded with the link)").env("USER").default("cli"),
+    );
+  for (const option of linkLifetimeOptions()) create.addOption(option);
+  create.action(createLink);
   const listing = share
     .command("list")
     .description(
@@ -73,14 +61,9 @@ export function shareCommand(): Command {
   return share;
 }
 
-function create(alert: AlertRef, options: CreateOptions): Promise<void> {
+function createLink(alert: AlertRef, options: CreateOptions): Promise<void> {
   const alertId = alertIdOf(alert.account, alert.serialno, alert.ruleId);
-  const maxMs = options.maxExpires * DAY_MS;
-  const lifetimeMs = Math.min(options.expires ?? maxMs, maxMs);
-  if (options.expires !== undefined && options.expires > maxMs)
-    console.error(
-      `--expires ${formatDuration(options.expires / 1000)} is over this stage's longest link: capped at ${formatDuration(maxMs / 1000)}`,
-    );
+  const lifetimeMs = linkLifetimeMs(options);
   return onTable(options.table, async (table) => {
     // A link to nothing would only puzzle its receiver.
     if ((await new AlertStore(table).get(alert.account, alert.serialno, alert.ruleId)) === undefined)
@@ -90,11 +73,7 @@ function create(alert: AlertRef, options: CreateOptions): Promise<void> {
       { ...alert, alertId, scope: options.scope, expiresAtMs: nowMs + lifetimeMs, createdBy: options.by },
       nowMs,
     );
-    console.log(`${options.baseUrl.replace(/\/+$/, "")}/i/${created.token}`);
-    console.log(
-      `expires ${new Date(created.expiresAtMs).toISOString()} (in ${formatDuration(lifetimeMs / 1000)}), ` +
-        `scope ${options.scope}, token id ${created.tokenId}`,
-    );
+    for (const line of newLinkLines(options.baseUrl, created, lifetimeMs, options.scope)) console.log(line);
   });
 }
 

@@ -9,12 +9,19 @@ export function tableOption(): Option {
   return new Option("--table <name>", "the stage's table").env("TABLE_NAME").makeOptionMandatory();
 }
 
-/** Runs `work` on the stage's table; a table that is not there is the operator's to fix, said plainly. */
-export async function onTable<T>(tableName: string, work: (table: TableRef) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` on the stage's table (or the local mode's, with its `env`); a table that is not there
+ * is the operator's to fix, said plainly.
+ */
+export async function onTable<T>(
+  tableName: string,
+  work: (table: TableRef) => Promise<T>,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<T> {
   // Loaded on use: the runtime brings the SNS and SQS clients and Powertools along, which every
   // other command would otherwise pay for at start.
   const { awsClientConfig } = await import("../runtime.js");
-  const client = new DynamoDBClient(awsClientConfig(process.env, "DYNAMODB"));
+  const client = new DynamoDBClient(awsClientConfig(env, "DYNAMODB"));
   try {
     return await work({ documents: DynamoDBDocumentClient.from(client), tableName });
   } catch (error) {

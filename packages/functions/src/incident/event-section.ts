@@ -1,3 +1,4 @@
+import type { FootageRequest } from "@fleet-alerts/core/evidence";
 import {
   escapeHtml,
   factList,
@@ -26,6 +27,7 @@ export function eventSection(incident: Incident): string {
     facts.push(["Speed at the event", `${incident.speedAtEventKmh.toFixed(1)} km/h`]);
   if (incident.speedLimitKmh !== undefined)
     facts.push(["Speed limit stated", `${incident.speedLimitKmh} km/h`]);
+  if (incident.request) facts.splice(1, 0, ...requestFacts(incident.request, incident.fleetTimeZone));
   return `<header>
 <h1>${escapeHtml(event.name)} · ${escapeHtml(vehicleOrDevice(event.vehicle, event.deviceid))}</h1>
 <p>${escapeHtml(at.utc)} · ${escapeHtml(at.fleet)}</p>
@@ -34,4 +36,13 @@ export function eventSection(incident: Incident): string {
 <h2>Event</h2>
 ${factList(facts)}
 </section>`;
+}
+
+/** Footage asked for by hand: the reason first (what the page is about), then who asked and when. */
+function requestFacts(request: FootageRequest, fleetTimeZone: string): [string, string][] {
+  const at = instantInBothZones(Date.parse(request.requestedAt), fleetTimeZone);
+  return [
+    ["Reason given", escapeHtml(request.reason)],
+    ["Requested", `by ${escapeHtml(request.requestedBy)} at ${escapeHtml(at.utc)} (${escapeHtml(at.fleet)})`],
+  ];
 }

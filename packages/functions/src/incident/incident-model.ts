@@ -2,6 +2,7 @@ import { type AlertBody, type AlertRecord, publishedBody } from "@fleet-alerts/c
 import {
   type CurrentManifest,
   claimReportModel,
+  REQUESTED_FOOTAGE_NAME,
   type ReportAlertFacts,
   type TrackGeoJson,
 } from "@fleet-alerts/core/evidence";
@@ -45,9 +46,12 @@ export function incidentOf(
   // For people: on one line, cut; a name that shows as nothing is no name (text/display.ts).
   const vehicle = displayName(body?.vehicleid ?? report?.event.vehicle);
   const driver = displayName(body?.drivername ?? report?.event.driver);
+  const { request } = record;
   return {
     event: {
-      name: body?.eventName ?? report?.event.name ?? `event ${record.appdevid}`,
+      name: request
+        ? REQUESTED_FOOTAGE_NAME
+        : (body?.eventName ?? report?.event.name ?? `event ${record.appdevid}`),
       eventMs: Date.parse(record.eventtime),
       deviceid: record.deviceid,
       ...(vehicle && { vehicle }),
@@ -63,6 +67,7 @@ export function incidentOf(
     ...(record.publishedAt && { publishedAtMs: Date.parse(record.publishedAt) }),
     ...(record.acknowledgement && { acknowledgement: record.acknowledgement }),
     escalations: escalationsOf(record),
+    ...(request && { request }),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { ClaimReportModel } from "@fleet-alerts/core/evidence";
+import type { ClaimReportModel, FootageRequest } from "@fleet-alerts/core/evidence";
 import type { ReportTrackPoint } from "@fleet-alerts/core/evidence/report";
 import type { AccessAction } from "@fleet-alerts/core/share";
 
@@ -103,6 +103,8 @@ export interface Incident
   publishedAtMs?: number;
   acknowledgement?: Acknowledgement;
   escalations: { level: number; atMs: number }[];
+  /** Footage asked for by hand (no event raised it): who asked, why and when. */
+  request?: FootageRequest;
 }
 
 export interface Incidents {

@@ -1,3 +1,4 @@
+import type { FootageRequest } from "../request-custody.js";
 import { escapeHtml, factList } from "./markup.js";
 import type { ClaimReportModel } from "./model.js";
 import { recordedInstant } from "./report-times.js";
@@ -22,6 +23,7 @@ ${rows.join("\n")}
 <h2>Chain of custody</h2>
 ${requests}
 ${factList([
+  ...requestFacts(custody.request),
   ["Collected by", `${escapeHtml(custody.software.name)} ${escapeHtml(custody.software.version)}`],
   ["Function version", escapeHtml(custody.functionVersion)],
   ["Source organization", escapeHtml(custody.sourceOrganization)],
@@ -29,4 +31,14 @@ ${factList([
 ])}
 <p>The full custody record is <code>manifest.json</code> in this bag.</p>
 </section>`;
+}
+
+/** Footage asked for by hand: who asked, when and why, first in the custody record (the operator's words, escaped). */
+function requestFacts(request: FootageRequest | undefined): [string, string][] {
+  if (!request) return [];
+  return [
+    ["Requested by", escapeHtml(request.requestedBy)],
+    ["Requested (UTC)", recordedInstant(request.requestedAt)],
+    ["Reason given", escapeHtml(request.reason)],
+  ];
 }

@@ -16,7 +16,7 @@ export function eventSection(model: ClaimReportModel): string {
   const { event, alert } = model;
   const at = instantInBothZones(event.eventMs, model.fleetTimeZone);
   const facts: [string, string][] = [
-    ["Event", `${escapeHtml(event.name)} (code ${event.code})`],
+    ["Event", `${escapeHtml(event.name)}${event.code === undefined ? "" : ` (code ${event.code})`}`],
     ["Serial number", escapeHtml(event.serialno)],
     ["Time (UTC)", escapeHtml(at.utc)],
     ["Time (fleet's zone)", escapeHtml(at.fleet)],

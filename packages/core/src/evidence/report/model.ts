@@ -1,4 +1,5 @@
 import type { PositionSource } from "../../context/incident-context.js";
+import type { FootageRequest } from "../request-custody.js";
 
 /** A GPS point of the evidence window, in km/h, as `data/track.geojson` holds it. */
 export interface ReportTrackPoint {
@@ -46,7 +47,8 @@ export interface ClaimReportModel {
   alert: { alertId: string; account: string; ruleId: string; severity: string };
   event: {
     name: string;
-    code: number;
+    /** None for footage asked for by hand: no event was raised. */
+    code?: number;
     serialno: string;
     eventMs: number;
     deviceid: string;
@@ -74,6 +76,8 @@ export interface ClaimReportModel {
     /** The Lambda function version (or "local"). */
     functionVersion: string;
     baggedAt: string;
+    /** Footage asked for by hand: who asked, why and when (the operator's words). */
+    request?: FootageRequest;
   };
   /** Whether this stage stamps bags: then the report frames `timestamp.html`, written after the token. */
   timestamped: boolean;
