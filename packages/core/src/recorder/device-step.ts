@@ -72,7 +72,8 @@ export async function recordFindings(
   });
   findings.devicesAudited++;
   const { map } = found;
-  if (!map || !deps.budget.allows(MAX_RETENTION_CALLS)) return;
+  // Nothing recorded that day: nothing to count back from (estimateRetention would find so, at a cost).
+  if (!map || !hasVideo(map) || !deps.budget.allows(MAX_RETENTION_CALLS)) return;
   const known = await deps.health.device(account, device.deviceid);
   if (
     known?.retentionEstimatedAtMs !== undefined &&
