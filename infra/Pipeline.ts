@@ -51,7 +51,7 @@ export async function Pipeline({ stack, app }: StackContext) {
     linkSecret,
   );
   const notices = config.groupsFile
-    ? buildNotices(stack, config.groupsFile, base, storage, alerting, linkSecret)
+    ? buildNotices(stack, config.groupsFile, base, storage, alerting, linkSecret, config.recorderAudit)
     : undefined;
 
   const recorderAudit = buildRecorderAudit(stack, config, base, storage, alerting, linkSecret);
