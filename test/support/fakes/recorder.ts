@@ -5,7 +5,7 @@ export class FakeRecorderHealth implements RecorderHealth {
   readonly #cursors = new Map<string, RecorderAuditCursor>();
   readonly #devices = new Map<string, DeviceHealth>();
   /** Every saved audit, in order: how often each device was audited. */
-  readonly audits: { account: string; deviceid: string; periodStartMs: number }[] = [];
+  readonly audits: { account: string; deviceid: string; periodStartMs: number; status: string }[] = [];
 
   async cursor(account: string) {
     const cursor = this.#cursors.get(account);
@@ -19,7 +19,7 @@ export class FakeRecorderHealth implements RecorderHealth {
   }
 
   async saveAudit(...[account, deviceid, audit]: Parameters<RecorderHealth["saveAudit"]>) {
-    this.audits.push({ account, deviceid, periodStartMs: audit.periodStartMs });
+    this.audits.push({ account, deviceid, periodStartMs: audit.periodStartMs, status: audit.status });
     this.#merge(account, deviceid, audit);
   }
 
