@@ -1,16 +1,9 @@
 import { runRecorderAudit } from "@fleet-alerts/core/recorder";
 import type { Context } from "aws-lambda";
-import * as z from "zod";
 import { lambdaHandler } from "./observability.js";
 import { buildRecorderAuditRuntime } from "./recorder-audit-runtime.js";
 import type { RuntimeOverrides } from "./runtime.js";
-import { perAccount, withSecrets } from "./secrets.js";
-
-/** What a schedule sends: one rule per account (infra/recorder-audit.ts); none (a manual run): every account. */
-const auditEventSchema = z.object({ account: z.string().min(1).optional() }).loose();
-
-// Not an account id (core's accountConfigSchema allows no '*'): the runtime of every account.
-const EVERY_ACCOUNT = "*";
+import { scheduledAccountEventSchema, scheduledRuntimes } from "./scheduled-account.js";
 
 /**
  * The scheduled recorder audit. Thin: a runtime per container and account (that account's secrets
@@ -21,14 +14,10 @@ export function createRecorderAuditHandler(
   env: Readonly<Record<string, string | undefined>>,
   options: RuntimeOverrides = {},
 ) {
-  const runtimeFor = perAccount((key) =>
-    withSecrets(env, key === EVERY_ACCOUNT ? undefined : [key]).then((resolved) =>
-      buildRecorderAuditRuntime(resolved, options),
-    ),
-  );
+  const runtimeFor = scheduledRuntimes(env, (resolved) => buildRecorderAuditRuntime(resolved, options));
   return lambdaHandler(async (event: unknown, context: Pick<Context, "getRemainingTimeInMillis">) => {
-    const { account } = auditEventSchema.parse(event ?? {});
-    const { accounts, marginMs } = await runtimeFor(account ?? EVERY_ACCOUNT);
+    const { account } = scheduledAccountEventSchema.parse(event ?? {});
+    const { accounts, marginMs } = await runtimeFor(account);
     const audited =
       account === undefined ? accounts : accounts.filter((one) => one.settings.account === account);
     if (audited.length === 0) throw new Error(`unknown account ${account}: not configured`);
