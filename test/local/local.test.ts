@@ -103,7 +103,8 @@ describe("the local mode", () => {
         list.map((event) => [`${account}/${event.serialno.toString()}`, event] as const),
       ),
     );
-    for (const alert of alerts) {
+    // The recorder audit's not-recording alerts are raised by no event (their serials are synthetic).
+    for (const alert of alerts.filter((candidate) => candidate.rule !== "not-recording")) {
       const event = byAccountSerial.get(`${alert.account}/${alert.serialno}`);
       expect(event?.appdevid, `${alert.rule} #${alert.serialno}`).toBe(CODES[alert.rule]);
       expect(event?.deviceid).toBe(alert.deviceid);
