@@ -10,6 +10,7 @@ import { buildNotices } from "./notices.js";
 import { buildObservability } from "./observability.js";
 import { buildPolling } from "./polling.js";
 import { buildQueues } from "./queues.js";
+import { buildRecorderAudit } from "./recorder-audit.js";
 import { stageRouting } from "./routing.js";
 import { loadStageConfig } from "./stage-config.js";
 import { buildStorage } from "./storage.js";
@@ -50,11 +51,13 @@ export async function Pipeline({ stack, app }: StackContext) {
     linkSecret,
   );
   const notices = config.groupsFile
-    ? buildNotices(stack, config.groupsFile, base, storage, alerting, linkSecret)
+    ? buildNotices(stack, config.groupsFile, base, storage, alerting, linkSecret, config.recorderAudit)
     : undefined;
 
+  const recorderAudit = buildRecorderAudit(stack, config, base, storage, alerting, linkSecret);
+
   const webhooks = buildWebhooks(stack, base, storage, alerting, linkSecret, config.groupsFile);
-  for (const publisher of [poller, confirm]) grantSendWebhookJobs(publisher, webhooks);
+  for (const publisher of [poller, confirm, recorderAudit]) grantSendWebhookJobs(publisher, webhooks);
 
   suppressNagFindings(
     stack,
@@ -66,12 +69,13 @@ export async function Pipeline({ stack, app }: StackContext) {
         incident,
         escalate,
         webhooks.webhook,
+        recorderAudit,
         ...(notices ? [notices] : []),
       ],
       evidence,
       incident,
       incidentApi,
-      deviceCloudReaders: [poller, confirm, evidence],
+      deviceCloudReaders: [poller, confirm, evidence, recorderAudit],
     },
     storage,
   );
@@ -119,6 +123,7 @@ export async function Pipeline({ stack, app }: StackContext) {
     incident,
     escalate,
     notices,
+    recorderAudit,
     webhook: webhooks.webhook,
   };
 }

@@ -5,6 +5,7 @@ import * as events from "aws-cdk-lib/aws-events";
 import * as targets from "aws-cdk-lib/aws-events-targets";
 import type { Config, Function as SstFunction } from "sst/constructs";
 import { NOTICE_CLAIM_LEASE_MS } from "../packages/core/src/notices/deliver-once.js";
+import type { RecorderAuditSettings } from "../packages/core/src/recorder/settings.js";
 import { type Alerting, grantPublishAlerts } from "./alerting.js";
 import { allow, type FunctionBase, pipelineFunction } from "./functions.js";
 import type { Storage } from "./storage.js";
@@ -26,15 +27,26 @@ export function buildNotices(
   { table }: Pick<Storage, "table">,
   alerting: Alerting,
   linkSecret: Config.Secret,
+  recorderAudit: RecorderAuditSettings,
 ): SstFunction {
+  // The digest's recorder summary reads the audit's items of every account of the stage.
+  const accountsFile = base.accounts.environment.DEVICE_CLOUD_ACCOUNTS_FILE;
   const notices = pipelineFunction(stack, "Notices", base, {
     handler: "packages/functions/src/notices.handler",
     timeout: NOTICES_TIMEOUT.toSeconds(),
     memorySize: 256,
-    copyFiles: [{ from: groupsFile, to: "groups.json" }],
+    copyFiles: [
+      { from: groupsFile, to: "groups.json" },
+      ...(base.accounts.copyFiles ?? []).filter((file) => file.to === accountsFile),
+    ],
     // No device-cloud secrets: only the share-link secret, for the incident links it lists.
     bind: [linkSecret],
-    environment: { ...base.sourceMapped, GROUPS_FILE: "groups.json" },
+    environment: {
+      ...base.sourceMapped,
+      GROUPS_FILE: "groups.json",
+      ...base.accounts.environment,
+      RECORDER_AUDIT: JSON.stringify(recorderAudit),
+    },
   });
   // A failed run is not retried: the next one, 5 minutes later, takes up whatever is still owed.
   notices.configureAsyncInvoke({ maxEventAge: Duration.minutes(5), retryAttempts: 0 });

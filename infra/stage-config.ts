@@ -24,6 +24,11 @@ import {
 import { accountSettingsListSchema } from "../packages/core/src/config/poller-config.js";
 import { timeZoneSchema } from "../packages/core/src/config/time-zone.js";
 import { DEFAULT_EVIDENCE_CONCURRENCY } from "../packages/core/src/evidence/queue-policy.js";
+import {
+  cardRetentionSettingsSchema,
+  DEFAULT_RECORDER_AUDIT,
+  recorderAuditSettingsSchema,
+} from "../packages/core/src/recorder/settings.js";
 
 const e164 = z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an E.164 number like +4915112345678");
 
@@ -126,6 +131,14 @@ export const stageConfigSchema = z
     escalation: z
       .strictObject({ levels: z.array(escalationLevelSchema).max(3).default([]) })
       .default({ levels: [] }),
+    /**
+     * The recorder audit (RECORDER_AUDIT): the period every device's driving is compared with its
+     * record map in, how often a run starts, the gap that alerts, each run's device-cloud calls, and
+     * the digest's "offline" threshold (packages/core/src/recorder/settings.ts).
+     */
+    recorderAudit: recorderAuditSettingsSchema.default(DEFAULT_RECORDER_AUDIT),
+    /** What the stage knows of its cards (CARD_RETENTION): days per device type, a maximum. */
+    cardRetention: cardRetentionSettingsSchema.default({ byDeviceType: [] }),
     /** The incident API's default-stage throttle: steady requests per second and burst. */
     incidentThrottle: z
       .strictObject({

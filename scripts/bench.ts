@@ -15,6 +15,7 @@ import { measureIncidentPage } from "./bench/incident.js";
 import { measureLatencyModes } from "./bench/latency-modes.js";
 import { measureOutageDrill } from "./bench/outage-drill.js";
 import { measurePollerMemory, type PollerMemoryFigures } from "./bench/poller-memory.js";
+import { reportRecorderAudit } from "./bench/recorder-audit.js";
 import { defaultRules, hundredRules, measureRuleEvaluation } from "./bench/rules.js";
 
 const machine = {
@@ -256,6 +257,8 @@ try {
     `   unknown tokens (a new one each request): ${unknownToken.requestsPerSecond} req/s, p99 ${unknownToken.p99Ms} ms, ${unknownToken.appCpuMsPerResponse} ms of CPU and ${JSON.stringify(unknownToken.awsRequestsPerResponse)} each; ${thousands(notFound)} of ${thousands(unknownToken.requests)} answered 404   ${judge("Incident page", `${thousands(unknownToken.requests - notFound)} unknown not 404`, "every unknown token 404", notFound === unknownToken.requests && unknownToken.errors === 0)}`,
   );
 
+  const recorderAudit = await reportRecorderAudit(judge);
+
   const minutes = (performance.now() - began) / 60_000;
   console.log(`\nTargets (whole run ${minutes.toFixed(1)} min)`);
   for (const target of targets) {
@@ -281,6 +284,7 @@ try {
         cost,
         accountsCost: byAccounts,
         incidentPage,
+        recorderAudit,
       },
       null,
       2,

@@ -112,11 +112,13 @@ describe("fleet-alerts rules check", () => {
     const run = await fleetAlerts("rules", "check");
     expect(run.code).toBe(0);
     expect(run.stdout.split("\n")).toEqual([
-      "Default rules (4 rules):",
+      "Default rules (6 rules):",
       "overspeed [warning] OverSpeed(13) all devices, cooldown 5 min, stale after 6 h, evidence ch1 -30 s/+30 s",
       "gsensor [critical] GSensor(16) all devices, cooldown 1 min, stale after 6 h, evidence ch1+ch2 -15 s/+15 s, escalate after 10 min per level, 2 levels",
       "offline [warning] Offline(3) all devices, after 10 min offline, cooldown 30 min, stale after 6 h",
       "disk-error [critical] DiskError(12) all devices, cooldown 1 h, stale after 6 h",
+      "video-loss [warning] VideoLoss(15) all devices, cooldown 1 h, stale after 6 h",
+      "lost-record-cover [warning] Lost Record Cover(98) all devices, cooldown 6 h, stale after 6 h",
       "",
     ]);
   });

@@ -255,9 +255,10 @@ describe("functions", () => {
       MaximumEventAgeInSeconds: 60,
       MaximumRetryAttempts: 0,
     });
-    // One per account, and the notices function's every 5 minutes.
+    // One per account, the notices function's every 5 minutes, and one recorder audit per account
+    // (test/infra/recorder-audit.test.ts).
     const rules = ofType("AWS::Events::Rule").map(([, rule]) => rule.Properties);
-    expect(rules).toHaveLength(3);
+    expect(rules).toHaveLength(5);
     for (const account of ["north", "south"])
       template.hasResourceProperties("AWS::Events::Rule", {
         ScheduleExpression: "rate(1 minute)",

@@ -14,6 +14,7 @@ const HANDLERS = [
   "packages/functions/src/confirm.ts",
   "packages/functions/src/evidence.ts",
   "packages/functions/src/notices.ts",
+  "packages/functions/src/recorder-audit.ts",
 ];
 
 async function lineCount(file: string): Promise<number> {

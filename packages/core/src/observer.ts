@@ -1,7 +1,9 @@
 import * as z from "zod";
+import { RECORDER_GAP_KINDS } from "./alerts/recorder-gap.js";
 import { alertBodySchema } from "./alerts/render/json.js";
 import { GPS_HISTORY_GAPS } from "./context/gps-history.js";
 import { manifestTrackSchema } from "./evidence/manifest.js";
+import { RECORDER_AUDIT_OUTCOMES } from "./recorder/outcomes.js";
 import { setAsideEntrySchema } from "./setaside/entry.js";
 
 /** Where an alert's claim pack is (its prefix is the bag's root), and how its timestamp went. */
@@ -168,6 +170,45 @@ export const observationSchema = z.discriminatedUnion("type", [
     byRule: z.record(z.string(), z.number()),
     /** The email recipients it went to. */
     recipients: z.number(),
+  }),
+  /** The recorder audit raised a "not recording" alert (recorder/): ids and the gap, no names. */
+  z.object({
+    type: z.literal("recorder-gap"),
+    ...alertIds,
+    from: z.string(),
+    to: z.string(),
+    minutes: z.number(),
+    kind: z.enum(RECORDER_GAP_KINDS),
+  }),
+  /** A device's card retention, estimated from its record maps (recorder/retention-estimate.ts). */
+  z.object({
+    type: z.literal("retention-estimated"),
+    account: z.string(),
+    deviceid: z.string(),
+    days: z.number(),
+    /** The card held video as far back as the estimate looks. */
+    atLeast: z.boolean(),
+  }),
+  /** One device's audit failed (a device-cloud call): skipped, the run goes on. */
+  z.object({
+    type: z.literal("recorder-audit-failed"),
+    account: z.string(),
+    deviceid: z.string(),
+    reason: z.string(),
+  }),
+  /** One run of the recorder audit: how far it got, and why it stopped. */
+  z.object({
+    type: z.literal("recorder-audit-summary"),
+    account: z.string(),
+    /** The start of the (last) period the run worked on, ISO 8601. */
+    period: z.string(),
+    outcome: z.enum(RECORDER_AUDIT_OUTCOMES),
+    devicesAudited: z.number(),
+    gaps: z.number(),
+    failures: z.number(),
+    retentionsEstimated: z.number(),
+    /** Device-cloud calls made (at most the stage's `callsPerRun`). */
+    calls: z.number(),
   }),
   z.object({
     type: z.literal("poll-summary"),

@@ -1,15 +1,8 @@
 import { PollFailedError, type PollSummary, runPollers } from "@fleet-alerts/core/poller";
 import type { Context } from "aws-lambda";
-import * as z from "zod";
 import { lambdaHandler, publishFailedLags, publishPollMetrics } from "./observability.js";
 import { buildRuntime, type RuntimeOverrides } from "./runtime.js";
-import { perAccount, withSecrets } from "./secrets.js";
-
-/** What a schedule sends: one rule per account (infra/polling.ts); none (a manual run): every account. */
-const pollEventSchema = z.object({ account: z.string().min(1).optional() }).loose();
-
-// Not an account id (core's accountConfigSchema allows no '*'): the runtime of every account.
-const EVERY_ACCOUNT = "*";
+import { scheduledAccountEventSchema, scheduledRuntimes } from "./scheduled-account.js";
 
 /**
  * The scheduled poller. Thin: a runtime is built once per container and account (a configuration
@@ -20,14 +13,10 @@ export function createPollHandler(
   env: Readonly<Record<string, string | undefined>>,
   options: RuntimeOverrides = {},
 ) {
-  const runtimeFor = perAccount((key) =>
-    withSecrets(env, key === EVERY_ACCOUNT ? undefined : [key]).then((resolved) =>
-      buildRuntime(resolved, options),
-    ),
-  );
+  const runtimeFor = scheduledRuntimes(env, (resolved) => buildRuntime(resolved, options));
   return lambdaHandler(async (event: unknown, context: Pick<Context, "getRemainingTimeInMillis">) => {
-    const { account } = pollEventSchema.parse(event ?? {});
-    const { config, pollers, observer } = await runtimeFor(account ?? EVERY_ACCOUNT);
+    const { account } = scheduledAccountEventSchema.parse(event ?? {});
+    const { config, pollers, observer } = await runtimeFor(account);
     // Outside a stage (the local mode, the tests) the runtime holds every configured account.
     const polled =
       account === undefined ? pollers : pollers.filter((poller) => poller.settings.account === account);

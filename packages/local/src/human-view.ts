@@ -112,6 +112,14 @@ function observationText(observation: Exclude<Observation, { type: "poll-summary
       )
         .map(([rule, n]) => `${rule} ${n}`)
         .join(", ")})`;
+    case "recorder-gap":
+      return shown`NOT RECORDING device ${observation.deviceid}: drove ${observation.minutes} min without video (${observation.kind}) from ${observation.from} to ${observation.to} [${observation.alertId}]`;
+    case "retention-estimated":
+      return shown`card retention of device ${observation.deviceid}: ${observation.atLeast ? "at least" : "about"} ${observation.days} day(s) of footage`;
+    case "recorder-audit-failed":
+      return shown`recorder audit skipped device ${observation.deviceid}: ${observation.reason}`;
+    case "recorder-audit-summary":
+      return shown`recorder audit ${observation.account}, period from ${observation.period}: ${observation.devicesAudited} device(s) audited, ${observation.gaps} gap(s), ${observation.retentionsEstimated} retention(s) estimated, ${observation.calls} device-cloud call(s) (${observation.outcome})`;
     case "gps-history-unavailable":
       return shown`gps history unavailable for device ${observation.deviceid} (${observation.reason}): ${observation.alerts} alert(s) use the next best position`;
     default:

@@ -17,6 +17,7 @@ import { createEvidenceHandler } from "@fleet-alerts/functions/evidence";
 import { serveIncidentApp } from "@fleet-alerts/functions/incident-server";
 import { createNoticesHandler } from "@fleet-alerts/functions/notices";
 import { createPollHandler } from "@fleet-alerts/functions/poll";
+import { createRecorderAuditHandler } from "@fleet-alerts/functions/recorder-audit";
 import { createWebhookHandler } from "@fleet-alerts/functions/webhook";
 import type { DeviceIdentity, EventCoordinates, Simulator } from "@fleet-alerts/simulator";
 import type { Context } from "aws-lambda";
@@ -213,6 +214,9 @@ export async function startLocalPipeline(
   // (Standard Webhooks allows five minutes), and the simulated one runs ahead by minutes a second.
   const webhook = createWebhookHandler(handlerEnv, { ...overrides, now: Date.now });
   const notices = createNoticesHandler(handlerEnv, overrides);
+  // Runs as often as a stage's default schedule, hourly on the simulated clock: the first run audits
+  // the day before the start (the simulator's history), later ones each day once it is due.
+  const recorderAudit = createRecorderAuditHandler(handlerEnv, overrides);
   const { sqs } = emulators.clients;
   const inboxes = await subscribeRecipients(emulators, sqs, groups);
   const loops = runLoops(
@@ -233,6 +237,7 @@ export async function startLocalPipeline(
       () => deliver(sqs, emulators.queues.webhook, webhook),
       // Every 5 minutes deployed; here every 5 simulated minutes, at least once a real second.
       every(Math.max(1000, 300_000 / overrides.timeScale), () => notices({}, CONTEXT)),
+      every(Math.max(1000, 3_600_000 / overrides.timeScale), () => recorderAudit({}, lambdaContext(240))),
       every(500, async () => {
         for (const line of await inboxes.read()) report(line);
       }),

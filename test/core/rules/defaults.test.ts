@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 const SIX_HOURS = 21_600;
 
 describe("default rules", () => {
-  it("are exactly the four specified rules, normalized", () => {
+  it("are exactly the six specified rules, normalized", () => {
     const withoutDescriptions = DEFAULT_RULES.map(({ description: _, ...rule }) => rule);
     expect(withoutDescriptions).toEqual([
       {
@@ -41,6 +41,22 @@ describe("default rules", () => {
         eventCodes: [12],
         severity: "critical",
         cooldownSeconds: 3600,
+        staleAfterSeconds: SIX_HOURS,
+      },
+      {
+        id: "video-loss",
+        enabled: true,
+        eventCodes: [15],
+        severity: "warning",
+        cooldownSeconds: 3600,
+        staleAfterSeconds: SIX_HOURS,
+      },
+      {
+        id: "lost-record-cover",
+        enabled: true,
+        eventCodes: [98],
+        severity: "warning",
+        cooldownSeconds: SIX_HOURS,
         staleAfterSeconds: SIX_HOURS,
       },
     ] satisfies Omit<Rule, "description">[]);

@@ -50,3 +50,4 @@ export function fakePollerDependencies(nowMs: number) {
   } satisfies PollerDependencies;
   return { deps, observations, clock, setAside };
 }
+export * from "./recorder.js";

@@ -7,6 +7,7 @@ import { singleLine } from "../text/alphabet.js";
 import { deviceShown, displayName } from "../text/display.js";
 import { type FleetClock, fleetClock } from "../text/fleet-clock.js";
 import { type LinkTemplate, linkTemplate } from "./incident-link.js";
+import { NOT_RECORDING_EVENT_NAME, type RecorderGap } from "./recorder-gap.js";
 
 export interface AlertContext {
   /** e.g. "north:1000123:overspeed" */
@@ -27,6 +28,8 @@ export interface AlertContext {
   confirmedOfflineMinutes?: number;
   /** Where incident links start (PUBLIC_BASE_URL); none: the messages carry no link. */
   linkBaseUrl?: string;
+  /** For a "not recording" alert of the recorder audit: the stretch driven without video. */
+  recorderGap?: RecorderGap;
 }
 
 /** The position at the event, with a map link. */
@@ -72,6 +75,7 @@ export interface AlertFacts {
   speedLimitKmh?: number;
   suppressedBefore: number;
   confirmedOfflineMinutes?: number;
+  recorderGap?: RecorderGap;
   /** The incident page's link, its token still a slot (see incident-link.ts). */
   link?: LinkTemplate;
   asSent: {
@@ -90,8 +94,9 @@ const OSM_ZOOM = 16;
  * `fleetTimeZone` is not an IANA time zone.
  */
 export function gatherFacts(context: AlertContext): AlertFacts {
-  const { event, rule, device, incident, confirmedOfflineMinutes } = context;
-  const eventName = eventCodeName(event.appdevid);
+  const { event, rule, device, incident, confirmedOfflineMinutes, recorderGap } = context;
+  // A recorder gap was raised by no device event: its code is the audit's own (recorder/).
+  const eventName = recorderGap ? NOT_RECORDING_EVENT_NAME : eventCodeName(event.appdevid);
   return {
     alertId: context.alertId,
     account: context.account,
@@ -103,8 +108,7 @@ export function gatherFacts(context: AlertContext): AlertFacts {
     clock: fleetClock(context.fleetTimeZone),
     eventCode: event.appdevid,
     eventName,
-    headline:
-      confirmedOfflineMinutes === undefined ? eventName : `${eventName} ${confirmedOfflineMinutes}+ min`,
+    headline: headlineOf(eventName, confirmedOfflineMinutes, recorderGap),
     serialno: String(event.serialno),
     eventMs: Date.parse(event.eventtime),
     deviceid: deviceShown(event.deviceid),
@@ -117,6 +121,7 @@ export function gatherFacts(context: AlertContext): AlertFacts {
     speedLimitKmh: incident.speedLimitKmh,
     suppressedBefore: context.suppressedBefore,
     confirmedOfflineMinutes,
+    recorderGap,
     link: context.linkBaseUrl === undefined ? undefined : linkTemplate(context.linkBaseUrl),
     asSent: {
       deviceid: event.deviceid,
@@ -125,6 +130,11 @@ export function gatherFacts(context: AlertContext): AlertFacts {
       drivername: device?.drivername,
     },
   };
+}
+
+function headlineOf(eventName: string, offlineMinutes?: number, gap?: RecorderGap): string {
+  if (gap) return `${eventName} ${gap.minutes} min`;
+  return offlineMinutes === undefined ? eventName : `${eventName} ${offlineMinutes}+ min`;
 }
 
 function withMapLink(position: IncidentPosition): AlertPosition {

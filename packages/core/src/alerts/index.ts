@@ -11,6 +11,7 @@ export * from "./ports.js";
 export * from "./publication-store.js";
 export * from "./published-body.js";
 export * from "./record.js";
+export * from "./recorder-gap.js";
 export { renderAttributes, type SnsMessageAttribute, stringAttributes } from "./render/attributes.js";
 export { renderEmail } from "./render/email.js";
 export { type AlertBody, alertBodySchema, renderJson } from "./render/json.js";

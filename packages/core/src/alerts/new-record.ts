@@ -4,6 +4,7 @@ import type { DeviceEvent } from "../devicecloud/schemas/events.js";
 import type { Rule } from "../rules/schema.js";
 import { buildAlertMessage } from "./message.js";
 import { alertIdOf, type NewAlertRecord } from "./record.js";
+import type { RecorderGap } from "./recorder-gap.js";
 
 /**
  * `pending`: to be published; `stale`: recorded, never sent. Either way its message is rendered now,
@@ -28,6 +29,8 @@ interface AlertRecordBasis {
   confirmedOfflineMinutes?: number;
   /** Where incident links start; none: the message carries no link. */
   linkBaseUrl?: string;
+  /** For a "not recording" alert of the recorder audit: the stretch driven without video. */
+  recorderGap?: RecorderGap;
 }
 
 /**
@@ -58,6 +61,7 @@ export function newAlertRecord(input: NewAlertRecordInput): NewAlertRecord {
       fleetTimeZone: input.fleetTimeZone,
       confirmedOfflineMinutes: input.confirmedOfflineMinutes,
       linkBaseUrl: input.linkBaseUrl,
+      recorderGap: input.recorderGap,
     }),
     ...(rule.evidence && { evidence: rule.evidence, event: eventAsReceived(event) }),
     // Fixed as the alert fires: the escalation follows this copy, whatever the rule says later.

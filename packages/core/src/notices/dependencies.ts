@@ -3,6 +3,7 @@ import { recipientId } from "../routing/recipients.js";
 import type { TableRef } from "../store/dynamo.js";
 import type { DeliveryDependencies } from "./deliver-once.js";
 import type { LinkOf } from "./links.js";
+import type { RecorderSummarySource } from "./recorder-summary.js";
 
 export interface NoticesDependencies extends DeliveryDependencies {
   table: TableRef;
@@ -11,6 +12,8 @@ export interface NoticesDependencies extends DeliveryDependencies {
   fleetTimeZone: string;
   /** Incident links in the notices; absent without PUBLIC_BASE_URL and SHARE_LINK_SECRET. */
   linkOf?: LinkOf;
+  /** The recorder audit's results, for the digest's recorder summary; absent: no summary. */
+  recorder?: RecorderSummarySource;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { DigestModel } from "./digest-model.js";
 import { alertLine, count, hoursText, localDateTime } from "./format.js";
 import type { NoticeText } from "./message.js";
+import type { RecorderSummary } from "./recorder-summary.js";
 
 export interface DigestInput {
   group: string;
@@ -12,6 +13,8 @@ export interface DigestInput {
   model: DigestModel;
   /** The incident links of the unacknowledged alerts listed (`model.oldestNotAcknowledged`). */
   links: readonly (string | undefined)[];
+  /** The fleet's recorders as the audit last found them; absent where the stage runs no audit. */
+  recorder?: RecorderSummary;
 }
 
 /** A group's digest as text: counts first, then what still needs someone. */
@@ -33,12 +36,14 @@ export function digestText(input: DigestInput): NoticeText {
     notAcknowledgedTotal: model.notAcknowledged,
     // The oldest DIGEST_MAX_LISTED, as the email lists them.
     notAcknowledged: model.oldestNotAcknowledged.map((alert) => alert.alertId),
+    ...(input.recorder && { recorders: recorderCounts(input.recorder) }),
   };
+  const recorders = input.recorder ? ["", ...recorderLines(zone, input.recorder)] : [];
   const subject = `Daily digest ${input.date} for ${group}: ${alerts}`;
   const sms = `fleet-alerts: ${alerts} for ${group} on ${input.date}. See your email.`;
   const intro = `Daily digest for group "${group}", ${period}.`;
   if (model.total === 0) {
-    return { subject, sms, body, email: [intro, "", "No alerts in this period."].join("\n") };
+    return { subject, sms, body, email: [intro, "", "No alerts in this period.", ...recorders].join("\n") };
   }
   const { evidence } = model;
   const listed = model.oldestNotAcknowledged;
@@ -64,6 +69,32 @@ export function digestText(input: DigestInput): NoticeText {
       return [`- ${alertLine(zone, alert)}`, ...(link ? [`  ${link}`] : [])];
     }),
     ...(more > 0 ? [`  ... and ${more} more.`] : []),
+    ...recorders,
   ].join("\n");
   return { subject, sms, body, email };
+}
+
+function recorderCounts(summary: RecorderSummary) {
+  const { recording, withGaps, offline, parked, offlineDays } = summary;
+  return { recording, withGaps, offline, parked, offlineDays };
+}
+
+/** The recorder summary: counts, then the devices that need someone, each on one line. */
+function recorderLines(zone: string, summary: RecorderSummary): string[] {
+  const { recording, withGaps, offline, parked, offlineDays } = summary;
+  if (recording + withGaps + offline + parked === 0) return ["Recorders: no audit results yet."];
+  const more = (total: number, listed: number) =>
+    total > listed ? [`  ... and ${total - listed} more.`] : [];
+  return [
+    `Recorders (last audit): ${count(recording, "device")} recording normally, ${withGaps} with gaps, ${offline} offline for more than ${count(offlineDays, "day")}, ${parked} parked.`,
+    ...(withGaps > 0 ? ["Driven without video:"] : []),
+    ...summary.gapsListed.map((device) => `- ${device.name}: ${device.minutes} min without video`),
+    ...more(withGaps, summary.gapsListed.length),
+    ...(offline > 0 ? [`Offline for more than ${count(offlineDays, "day")}:`] : []),
+    ...summary.offlineListed.map(
+      (device) =>
+        `- ${device.name}: ${device.lastHeardMs > 0 ? `last heard ${localDateTime(zone, device.lastHeardMs)}` : "never heard"}`,
+    ),
+    ...more(offline, summary.offlineListed.length),
+  ];
 }

@@ -17,6 +17,7 @@ import { digestText } from "./digest-text.js";
 import { linksOf } from "./links.js";
 import { noticeMessages } from "./message.js";
 import { pagesBetween } from "./query.js";
+import { recorderSummary } from "./recorder-summary.js";
 
 /**
  * Routed items read per page: one BatchGetItem reads their records' facts, and the page is counted
@@ -69,10 +70,20 @@ export async function sendDigest(
         model.oldestNotAcknowledged.map((alert) => alert.alertId),
         deps.now(),
       );
+      const recorder = deps.recorder && (await recorderSummary(group, deps.recorder, nowMs));
       return noticeMessages(
         "digest",
         recipients,
-        digestText({ group: group.name, zone, date, fromMs, toMs, model, links }),
+        digestText({
+          group: group.name,
+          zone,
+          date,
+          fromMs,
+          toMs,
+          model,
+          links,
+          ...(recorder && { recorder }),
+        }),
       );
     },
     deps,

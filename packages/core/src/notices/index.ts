@@ -6,6 +6,7 @@ export * from "./digest.js";
 export * from "./digest-model.js";
 export * from "./links.js";
 export * from "./quiet-summary.js";
+export * from "./recorder-summary.js";
 export * from "./run.js";
 export * from "./sms-summary.js";
 export * from "./stale-store.js";

@@ -1,5 +1,6 @@
 import { readJsonFile } from "../config/json-file.js";
 import { toValidationIssues, type ValidationIssue } from "../devicecloud/errors.js";
+import { BUILT_IN_RULES } from "../rules/not-recording.js";
 import type { Rule } from "../rules/schema.js";
 import { type GroupsFile, groupsFileSchema } from "./groups-schema.js";
 import { severityAtLeast } from "./match.js";
@@ -62,8 +63,10 @@ export function validateRouting(
 ): void {
   const problems: ValidationIssue[] = [];
   const accountIds = new Set(accounts.map((account) => account.id));
-  // Disabled rules never alert: neither selecting them nor leaving them unselected matters.
-  const enabled = (account: RoutingAccount) => account.rules.filter((rule) => rule.enabled);
+  // Disabled rules never alert: neither selecting them nor leaving them unselected matters. Every
+  // account also has the built-in rules (the recorder audit's), which groups select by id.
+  const enabled = (account: RoutingAccount) =>
+    [...account.rules, ...BUILT_IN_RULES].filter((rule) => rule.enabled);
 
   groupsFile.groups.forEach((group, index) => {
     const at = (field: string) => `groups.${index}.${field} (${group.name})`;
@@ -74,7 +77,10 @@ export function validateRouting(
     const selectedAccounts = accounts.filter(
       (account) => select.accounts === undefined || select.accounts.includes(account.id),
     );
-    const knownRules = new Set(selectedAccounts.flatMap((account) => account.rules.map((rule) => rule.id)));
+    const knownRules = new Set([
+      ...BUILT_IN_RULES.map((rule) => rule.id),
+      ...selectedAccounts.flatMap((account) => account.rules.map((rule) => rule.id)),
+    ]);
     for (const rule of select.rules ?? [])
       if (!knownRules.has(rule))
         problems.push({

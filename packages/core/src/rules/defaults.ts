@@ -44,6 +44,25 @@ const defaultRulesFile = {
       cooldownSeconds: 3600,
       staleAfterSeconds: SIX_HOURS,
     },
+    {
+      id: "video-loss",
+      description: "Camera signal lost: a channel is not recording video",
+      events: ["VideoLoss"],
+      severity: "warning",
+      // A loose connector drops and finds the signal again many times an hour: one alert per
+      // device an hour is enough to send someone to look at it.
+      cooldownSeconds: 3600,
+      staleAfterSeconds: SIX_HOURS,
+    },
+    {
+      id: "lost-record-cover",
+      description: "Recordings overwritten or lost on the SD card: footage may be missing",
+      events: ["Lost Record Cover"],
+      severity: "warning",
+      // A full or failing card reports it on every overwrite; what matters is that it happens.
+      cooldownSeconds: SIX_HOURS,
+      staleAfterSeconds: SIX_HOURS,
+    },
   ],
 } satisfies RulesFileInput;
 

@@ -5,5 +5,6 @@ export * from "./escalation-policy.js";
 export * from "./evaluator.js";
 export * from "./load.js";
 export * from "./match.js";
+export * from "./not-recording.js";
 export * from "./parse.js";
 export * from "./schema.js";

@@ -50,6 +50,13 @@ export const keys = {
   /** An alert's access audit entries; the prefix ends at the rule id, the rest sorts by time. */
   auditPrefix: (serialno: bigint, ruleId: string) => `AUDIT#${sortableSerial(serialno)}#${ruleId}#`,
 
+  // ---- the recorder audit (packages/core/src/recorder), in the account's partition ----
+  /** Where the account's audit stands: the period and the last device done (recorder/health-store.ts). */
+  recorderAuditCursor: "RECORDERAUDIT",
+  /** A device's latest audit and its card's estimated retention. */
+  recorderDevice: (deviceid: string) => `RECORDER#${deviceid}`,
+  recorderDevicePrefix: "RECORDER#",
+
   // ---- routing (packages/core/src/routing): a group's and a recipient's items ----
   /** A recipient group's partition: its held alerts, its digest index, its summary and digest claims. */
   group: (name: string) => `GROUP#${name}`,

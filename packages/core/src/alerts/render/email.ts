@@ -4,6 +4,7 @@ import type { Rule } from "../../rules/schema.js";
 import { utcTime } from "../../text/fleet-clock.js";
 import { listInWords, plural } from "../../text/words.js";
 import type { AlertFacts, AlertPosition } from "../facts.js";
+import { recorderGapSentence } from "../recorder-gap.js";
 
 /** The plain-text email body: the full story, with the names as they are (but on one line each). */
 export function renderEmail(facts: AlertFacts): string {
@@ -14,7 +15,7 @@ export function renderEmail(facts: AlertFacts): string {
   const driverNote = facts.driver === undefined ? "" : ` (driver ${facts.driver})`;
 
   const details = [
-    field("Event", describeEventCode(facts.eventCode)),
+    field("Event", facts.recorderGap ? gapEvent(facts) : describeEventCode(facts.eventCode)),
     field("Vehicle", vehicle),
     field("Driver", driver),
     field("Device ID", facts.deviceid),
@@ -32,6 +33,7 @@ export function renderEmail(facts: AlertFacts): string {
     facts.link !== undefined &&
       `Open the incident (map, speed, video, acknowledge): ${facts.link.text}\nThe link is for your team: anyone who has it can open this alert until it expires.`,
     details.join("\n"),
+    facts.recorderGap !== undefined && recorderGapSentence(facts.recorderGap, facts.clock),
     facts.confirmedOfflineMinutes !== undefined &&
       `Confirmed: the device was still offline ${plural(facts.confirmedOfflineMinutes, "minute")} after this event.`,
     facts.suppressedBefore > 0 && suppressedSentence(facts.suppressedBefore, facts.cooldownSeconds),
@@ -53,6 +55,10 @@ function describeEventCode(code: number): string {
   return isKnownEventCode(code)
     ? `${eventCodeName(code)} (event code ${code})`
     : `${eventCodeName(code)} (a code the service's table of events does not name)`;
+}
+
+function gapEvent(facts: AlertFacts): string {
+  return `${facts.eventName} (found by the recorder audit: driven without video; no device event)`;
 }
 
 function positionFields(facts: AlertFacts): string[] {

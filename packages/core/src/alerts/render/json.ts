@@ -4,6 +4,7 @@ import { isoTimestampSchema } from "../../devicecloud/schemas/common.js";
 import { roundTo } from "../../rounding.js";
 import { severitySchema } from "../../rules/schema.js";
 import type { AlertFacts } from "../facts.js";
+import { recorderGapBodySchema } from "../recorder-gap.js";
 
 /**
  * The structured alert, the body for SQS, Lambda and HTTP subscribers: what they parse it with.
@@ -53,6 +54,8 @@ export const alertBodySchema = z.object({
     .nullable(),
   suppressedBefore: z.number().int().nonnegative(),
   confirmedOfflineMinutes: z.number().int().nullable(),
+  /** Only on a "not recording" alert of the recorder audit: the stretch driven without video. */
+  recorderGap: recorderGapBodySchema.optional(),
 });
 export type AlertBody = z.output<typeof alertBodySchema>;
 
@@ -94,6 +97,14 @@ export function renderJson(facts: AlertFacts): string {
       : null,
     suppressedBefore: facts.suppressedBefore,
     confirmedOfflineMinutes: facts.confirmedOfflineMinutes ?? null,
+    ...(facts.recorderGap && {
+      recorderGap: {
+        from: new Date(facts.recorderGap.fromMs).toISOString(),
+        to: new Date(facts.recorderGap.toMs).toISOString(),
+        minutes: facts.recorderGap.minutes,
+        kind: facts.recorderGap.kind,
+      },
+    }),
   };
   return JSON.stringify(body);
 }

@@ -1,0 +1,72 @@
+import { type DeliveryDependencies, deliverAlerts } from "../alerts/delivery.js";
+import { RecordLedger } from "../alerts/delivery-ledger.js";
+import { handOn } from "../alerts/hand-on.js";
+import { newAlertRecord } from "../alerts/new-record.js";
+import { alertIdOf } from "../alerts/record.js";
+import type { RecorderGap } from "../alerts/recorder-gap.js";
+import { syntheticSerial } from "../alerts/synthetic-serial.js";
+import type { TrackPoint } from "../context/gps-track.js";
+import { resolveIncidentContext } from "../context/incident-context.js";
+import type { FleetDevice } from "../devicecloud/schemas/devices.js";
+import { NOT_RECORDING_EVENT_CODE, NOT_RECORDING_RULE } from "../rules/not-recording.js";
+
+export interface GapAlertSettings {
+  account: string;
+  fleetTimeZone: string;
+  /** Where incident links start (PUBLIC_BASE_URL); none: the alert carries no link. */
+  linkBaseUrl?: string;
+}
+
+/**
+ * Raises the "not recording" alert of one gap and sends it as the Offline confirmation sends its
+ * alert: recorded once (its serial derived from the account, the device and the gap's start, so a
+ * re-run or a run after a crash finds the same record), then delivered while the record says it is
+ * owed (routes, quiet hours, digest index, webhooks: the delivery path of every alert). Returns
+ * whether this call created the record.
+ */
+export async function raiseGapAlert(
+  device: FleetDevice,
+  gap: RecorderGap,
+  track: readonly TrackPoint[],
+  settings: GapAlertSettings,
+  deps: DeliveryDependencies,
+): Promise<{ alertId: string; serialno: bigint; created: boolean }> {
+  const { account } = settings;
+  const rule = NOT_RECORDING_RULE;
+  const eventtime = new Date(gap.fromMs).toISOString();
+  const serialno = syntheticSerial(account, device.deviceid, eventtime);
+  let record = await deps.alerts.get(account, serialno, rule.id);
+  let created = false;
+  if (!record) {
+    const event = { serialno, deviceid: device.deviceid, appdevid: NOT_RECORDING_EVENT_CODE, eventtime };
+    // Where the gap began: the track the audit read over it, else the last status fix.
+    const history = track.length > 0 ? { status: "ok" as const, track: [...track] } : undefined;
+    const incident = resolveIncidentContext({
+      event,
+      rule,
+      device,
+      history: history ?? { status: "unavailable", reason: "empty" },
+    });
+    created = await deps.alerts.record(
+      newAlertRecord({
+        account,
+        event,
+        rule,
+        status: "pending",
+        suppressedBefore: 0,
+        device,
+        incident,
+        fleetTimeZone: settings.fleetTimeZone,
+        linkBaseUrl: settings.linkBaseUrl,
+        recorderGap: gap,
+      }),
+      deps.now(),
+    );
+    record = await deps.alerts.get(account, serialno, rule.id);
+  }
+  const counts = { alertsPublished: 0, alertsFailed: 0, evidenceJobs: 0 };
+  const ledger = new RecordLedger(deps.alerts, deps.now);
+  const delivered = await deliverAlerts(record ? [record] : [], deps, counts, ledger);
+  await handOn(delivered, deps, counts, ledger);
+  return { alertId: alertIdOf(account, serialno, rule.id), serialno, created };
+}
