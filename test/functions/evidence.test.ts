@@ -2,8 +2,6 @@ import { createHash } from "node:crypto";
 import { HeadObjectCommand } from "@aws-sdk/client-s3";
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { ignoreObservations } from "@fleet-alerts/core";
-import { SnsAlertPublisher } from "@fleet-alerts/core/alerts";
 import { DeviceCloudClient, hashPassword } from "@fleet-alerts/core/devicecloud";
 import {
   type CurrentManifest,
@@ -14,7 +12,6 @@ import {
   S3EvidenceStore,
   trackGeoJsonSchema,
 } from "@fleet-alerts/core/evidence";
-import { SqsSender } from "@fleet-alerts/core/queue";
 import { keys } from "@fleet-alerts/core/store";
 import type { FaultKind } from "@fleet-alerts/simulator";
 import { check } from "@placemarkio/check-geojson";
@@ -95,8 +92,9 @@ describe("evidence through the SQS handler", () => {
     expect(await keysUnder(emulators.bucket, prefix)).toEqual(bagKeys(prefix, "ch1.mp4", "ch2.mp4"));
     const manifest = await manifestOf(prefix);
     expect(manifest).toMatchObject({
-      version: 3,
+      version: 4,
       status: "complete",
+      footage: { outcome: "recorded" },
       alert: { alertId: job.alertId, ruleId: "shock", severity: "critical" },
       event: { serialno: serialno.toString(), deviceid },
       coverage: { partial: false, missing: [] },
@@ -404,30 +402,7 @@ describe("evidence after a crash", () => {
         throw new Error("crash before the manifest");
       },
     });
-    const deps = {
-      client: new DeviceCloudClient({
-        baseUrl: simulator.url,
-        credentials: { username: "demo", password: "demo" },
-      }),
-      alerts,
-      publisher: new SnsAlertPublisher(emulators.clients.sns, emulators.topicArn),
-      requeue: new SqsSender(emulators.clients.sqs, emulators.queues.evidence),
-      observer: ignoreObservations,
-      now: Date.now,
-    };
-    const settings = {
-      utcOffsetMinutes: 60,
-      giveUpAfterMs: 3_600_000,
-      retryDelaySeconds: 60,
-      evidenceBucket: emulators.bucket,
-      software: { name: "fleet-alerts", version: "test" },
-      track: { speedUnit: "km/h" as const, lookups: true },
-      claimPack: {
-        sourceOrganization: "Test Fleet",
-        fleetTimeZone: "Europe/Berlin",
-        functionVersion: "test",
-      },
-    };
+    const { deps, settings } = harness.direct;
     const parsed = evidenceJobSchema.parse(job);
     await expect(collectEvidence(parsed, settings, { ...deps, store: crashing })).rejects.toThrow(
       "crash before the manifest",

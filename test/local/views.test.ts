@@ -116,7 +116,7 @@ describe("the local mode's views", () => {
       "Summary: 9 events read, 1 alerts, 1 suppressed, 0 stale, 0 rejected, 0 failed, 0 set aside; " +
         "Offline 2 scheduled, 1 confirmed, 1 suppressed, 0 cancelled; " +
         "0 acknowledged, 0 levels escalated, 0 cancelled by an acknowledgement; " +
-        "evidence 1 stored, 0 unavailable, 0 failed, 0 pending; 1 problems.",
+        "evidence 1 stored, 0 unavailable, 0 failed, 0 pending (0 parked, 0 woken, 0 at risk); 1 problems.",
     );
     expect(humanView(summary, totals, "").print).toBe(summaryLine(totals));
     expect(statusLine(totals)).toBe(

@@ -1,6 +1,17 @@
 import { GetObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
-import { AlertStore } from "@fleet-alerts/core/alerts";
-import { type ClaimPackJob, type EvidenceJobInput, evidencePrefix } from "@fleet-alerts/core/evidence";
+import { ignoreObservations } from "@fleet-alerts/core";
+import { AlertStore, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
+import { DeviceCloudClient } from "@fleet-alerts/core/devicecloud";
+import {
+  type ClaimPackJob,
+  type EvidenceDependencies,
+  type EvidenceJobInput,
+  type EvidenceSettings,
+  evidencePrefix,
+  ParkedJobStore,
+} from "@fleet-alerts/core/evidence";
+import { NoticeClaims } from "@fleet-alerts/core/notices";
+import { SqsSender } from "@fleet-alerts/core/queue";
 import { type SimEvent, type Simulator, start } from "@fleet-alerts/simulator";
 import type { Context } from "aws-lambda";
 import { createEvidenceHandler } from "../../packages/functions/src/evidence.js";
@@ -27,6 +38,13 @@ export interface EvidenceHarness {
     handlerEnv?: Record<string, string>,
     overrides?: RuntimeOverrides,
   ): Promise<string[]>;
+  /** What `collectEvidence` is given when a test calls it directly (no store: each test chooses its own). */
+  direct: {
+    settings: EvidenceSettings;
+    deps: Omit<EvidenceDependencies, "store">;
+  };
+  /** The table's parked evidence jobs. */
+  parked: ParkedJobStore;
   keysUnder(bucket: string, prefix?: string): Promise<string[]>;
   objectBytes(key: string): Promise<Buffer>;
   close(): Promise<void>;
@@ -70,10 +88,42 @@ export async function startEvidenceHarness(options: {
     ]),
     DEVICE_CLOUD_PASSWORD: "demo",
     FLEET_UTC_OFFSET: "+0100",
-    EVIDENCE_GIVE_UP_HOURS: "1",
+    // An hour: "given up" within a test's simulated history (EVIDENCE_MAX_WAIT_DAYS takes fractions).
+    EVIDENCE_MAX_WAIT_DAYS: String(1 / 24),
     ...options.env,
   };
-  const alerts = new AlertStore({ documents: emulators.clients.documents, tableName: emulators.tableName });
+  const table = { documents: emulators.clients.documents, tableName: emulators.tableName };
+  const alerts = new AlertStore(table);
+  const parked = new ParkedJobStore(table);
+  const direct = {
+    settings: {
+      utcOffsetMinutes: 60,
+      maxWaitDays: 1 / 24,
+      retryDelaySeconds: 60,
+      evidenceBucket: emulators.bucket,
+      software: { name: "fleet-alerts", version: "test" },
+      track: { speedUnit: "km/h" as const, lookups: true },
+      claimPack: {
+        sourceOrganization: "Example Fleet Ltd",
+        fleetTimeZone: "Europe/Berlin",
+        functionVersion: "test",
+      },
+    },
+    deps: {
+      client: new DeviceCloudClient({
+        baseUrl: simulator.url,
+        credentials: { username: "demo", password: "demo" },
+      }),
+      alerts,
+      publisher: new SnsAlertPublisher(emulators.clients.sns, emulators.topicArn),
+      requeue: new SqsSender(emulators.clients.sqs, emulators.queues.evidence),
+      parked,
+      retention: { retentionDays: async () => undefined },
+      claims: new NoticeClaims(table),
+      observer: ignoreObservations,
+      now: Date.now,
+    },
+  };
 
   /**
    * An alert record and its evidence job, for an event `minutesAgo` before the clock start, with
@@ -161,6 +211,8 @@ export async function startEvidenceHarness(options: {
     deviceid,
     alerts,
     clockStart,
+    direct,
+    parked,
     jobFor,
     deliver,
     keysUnder,

@@ -13,7 +13,7 @@ import {
 } from "@fleet-alerts/core/config";
 import { AccountLock, CursorStore } from "@fleet-alerts/core/cursor";
 import { DeviceCloudClient } from "@fleet-alerts/core/devicecloud";
-import type { EvidenceDependencies } from "@fleet-alerts/core/evidence";
+import { type EvidenceDependencies, ParkedJobStore } from "@fleet-alerts/core/evidence";
 import {
   alertLinkOf,
   NoticeClaims,
@@ -135,6 +135,8 @@ export async function buildRuntime(
     rejected: new RejectedEventStore(table),
     publisher: new SnsAlertPublisher(sns, config.ALERTS_TOPIC_ARN),
     evidenceQueue: new SqsSender(sqs, config.EVIDENCE_QUEUE_URL),
+    // Woken when the poll reads their device's Online event.
+    parkedEvidence: new ParkedJobStore(table),
     confirmQueue: new SqsSender(sqs, config.CONFIRM_QUEUE_URL, undefined, overrides.timeScale),
     ...(config.ESCALATION_QUEUE_URL && {
       escalationQueue: new SqsSender(sqs, config.ESCALATION_QUEUE_URL, undefined, overrides.timeScale),

@@ -7,8 +7,10 @@ import {
   DeleteMessageBatchCommand,
   type Message,
   ReceiveMessageCommand,
+  SendMessageCommand,
   type SQSClient,
 } from "@aws-sdk/client-sqs";
+import { PARKED_SWEEP_EVERY_MINUTES, PARKED_SWEEP_MESSAGE } from "@fleet-alerts/core/evidence";
 import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";
 import { sqsEvent } from "./sqs-event.js";
 
@@ -61,6 +63,21 @@ export function every(everyMs: number, step: () => Promise<unknown>): LoopStep {
     const waitMs = Math.max(0, everyMs - (Date.now() - started));
     await sleep(waitMs, undefined, { signal: stopping }).catch(() => undefined);
   };
+}
+
+/**
+ * The parked-evidence sweep's message on the evidence queue every PARKED_SWEEP_EVERY_MINUTES of the
+ * simulated clock (at least a real second apart), as its schedule sends it deployed (infra/evidence.ts).
+ */
+export function parkedSweepSchedule(sqs: SQSClient, evidenceQueueUrl: string, timeScale: number): LoopStep {
+  return every(Math.max(1000, (PARKED_SWEEP_EVERY_MINUTES * 60_000) / timeScale), () =>
+    sqs.send(
+      new SendMessageCommand({
+        QueueUrl: evidenceQueueUrl,
+        MessageBody: JSON.stringify(PARKED_SWEEP_MESSAGE),
+      }),
+    ),
+  );
 }
 
 /**

@@ -21,7 +21,7 @@ import { createWebhookHandler } from "@fleet-alerts/functions/webhook";
 import type { DeviceIdentity, EventCoordinates, Simulator } from "@fleet-alerts/simulator";
 import type { Context } from "aws-lambda";
 import { DEFAULT_ACCOUNT_COUNT, passwordEnvOf, REAL_ACCOUNT_ID, simulatedAccountIds } from "./accounts.js";
-import { CONTEXT, consumers, deliver, every, runLoops } from "./delivery.js";
+import { CONTEXT, consumers, deliver, every, parkedSweepSchedule, runLoops } from "./delivery.js";
 import { type Emulators, startEmulators } from "./emulators.js";
 import { copyBag, throttled } from "./evidence-files.js";
 import { DEFAULT_GROUPS_FILE, forAccounts, LOCAL_WEBHOOK_TARGET } from "./groups.js";
@@ -136,7 +136,8 @@ export async function startLocalPipeline(
     // The local mode's receivers may be plain http on this machine (never set in a deployed stage).
     WEBHOOK_ALLOW_LOOPBACK_HTTP: "1",
     FLEET_TIME_ZONE: options.fleetTimeZone,
-    EVIDENCE_GIVE_UP_HOURS: "1",
+    // A simulated day: at 300x a parked job's "at risk" notice comes after 2.4 real minutes, its give-up after 4.8.
+    EVIDENCE_MAX_WAIT_DAYS: "1",
     CLAIM_SOURCE_ORGANIZATION: "fleet-alerts local mode",
     // One run's alert links: they open this run's incident pages, and no later run's. Used only
     // once PUBLIC_BASE_URL is set (the local incident app's address).
@@ -230,6 +231,7 @@ export async function startLocalPipeline(
       () => deliver(sqs, emulators.queues.webhook, webhook),
       // Every 5 minutes deployed; here every 5 simulated minutes, at least once a real second.
       every(Math.max(1000, 300_000 / overrides.timeScale), () => notices({}, CONTEXT)),
+      parkedSweepSchedule(sqs, emulators.queues.evidence, overrides.timeScale),
       every(500, async () => {
         for (const line of await inboxes.read()) report(line);
       }),

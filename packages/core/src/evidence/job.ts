@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { alertBodySchema } from "../alerts/render/json.js";
 import { evidenceChannelsSchema, evidenceSecondsSchema } from "../rules/schema.js";
+import { overwrittenFootageSchema } from "./manifest.js";
 
 /**
  * The message the poller puts on the evidence queue for an alert whose rule wants video; the
@@ -36,6 +37,12 @@ export const evidenceJobSchema = z.object({
    * message may carry the same link. Jobs queued before links have none: no link is made up.
    */
   incidentLink: z.boolean().default(false),
+  /**
+   * Set by the parked-evidence sweep (sweep.ts) on a job given up: its vehicle stayed offline until
+   * the card's retention had passed, so the footage is taken as overwritten. The evidence function
+   * asks the device cloud for no record map or playback and writes the bag without video, saying why.
+   */
+  overwritten: overwrittenFootageSchema.optional(),
 });
 export type EvidenceJob = z.output<typeof evidenceJobSchema>;
 export type EvidenceJobInput = z.input<typeof evidenceJobSchema>;
@@ -49,4 +56,17 @@ export function jobIds(job: EvidenceJob) {
     deviceid: job.deviceid,
     rule: job.ruleId,
   };
+}
+
+/** The alert record a job belongs to. */
+export function alertOf(job: Pick<EvidenceJob, "account" | "serialno" | "ruleId">) {
+  return { account: job.account, serialno: BigInt(job.serialno), ruleId: job.ruleId };
+}
+
+/**
+ * Whether a message of the evidence queue is of another kind than an evidence job (which has no
+ * `kind`): a claim-pack job, the parked-evidence sweep. Its own schema then names what is wrong.
+ */
+export function isMessageOfKind(message: unknown, kind: string): boolean {
+  return typeof message === "object" && message !== null && "kind" in message && message.kind === kind;
 }
