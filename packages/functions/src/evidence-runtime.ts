@@ -80,7 +80,7 @@ export function buildEvidenceRuntime(
       publisher: new SnsAlertPublisher(new SNSClient(awsClientConfig(env, "SNS")), config.ALERTS_TOPIC_ARN),
       requeue: new SqsSender(sqs, config.EVIDENCE_QUEUE_URL, undefined, overrides.timeScale),
       parked: new ParkedJobStore(table),
-      retention: RETENTION_NOT_KNOWN_YET,
+      retention: overrides.cardRetention ?? RETENTION_NOT_KNOWN_YET,
       // The parked-evidence sweep's "footage at risk" claims (notices/deliver-once.ts).
       claims: new NoticeClaims(table),
       observer: overrides.observer ?? logObserver(log),

@@ -1,6 +1,12 @@
 import type { DeviceEvent } from "@fleet-alerts/core/devicecloud";
 import { type EvidenceJob, evidenceJobSchema } from "@fleet-alerts/core/evidence";
-import { type AccountSettings, POLL_STEPS, type PollStep, pollAccount } from "@fleet-alerts/core/poller";
+import {
+  type AccountSettings,
+  POLL_STEPS,
+  type PollerDependencies,
+  type PollStep,
+  pollAccount,
+} from "@fleet-alerts/core/poller";
 import { ruleSchema } from "@fleet-alerts/core/rules";
 import { describe, expect, it } from "vitest";
 import { FakeParkedEvidence, fakePollerDependencies } from "../../support/fakes/index.js";
@@ -68,7 +74,7 @@ function world(online: number | undefined) {
   return { ...fakes, parked };
 }
 
-const poll = (deps: ReturnType<typeof world>["deps"]) =>
+const poll = (deps: PollerDependencies) =>
   pollAccount(SETTINGS, deps, Number.POSITIVE_INFINITY);
 /** The woken jobs sent (the idle alerts' own evidence jobs left out). */
 const sentAlertIds = (deps: ReturnType<typeof world>["deps"]) =>
