@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { HeadObjectCommand } from "@aws-sdk/client-s3";
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import type { Observation } from "@fleet-alerts/core";
 import { DeviceCloudClient, hashPassword } from "@fleet-alerts/core/devicecloud";
 import {
   type CurrentManifest,
@@ -165,9 +166,22 @@ describe("evidence through the SQS handler", () => {
     await emulators.readInbox({ atLeast: 1 });
   });
 
-  it("comes back later for footage not recorded yet, and gives up as unavailable", async () => {
+  it("comes back later for footage an online device has not uploaded yet, and gives up as unavailable", async () => {
     const recent = await jobFor({ minutesAgo: 10, before: 30, after: 30, recorded: false });
-    expect(await deliver([recent.job])).toEqual([]);
+    // Online: its upload may still come (an offline one's job is parked: evidence-waiting.test.ts).
+    simulator.control.setOnline(deviceid, true, { hold: true, logEvent: false });
+    const seen: Observation[] = [];
+    const observer = { observe: (observation: Observation) => void seen.push(observation) };
+    expect(await deliver([recent.job], 1, env, { observer })).toEqual([]);
+    expect(seen).toEqual([
+      expect.objectContaining({
+        type: "evidence-waiting",
+        alertId: recent.job.alertId,
+        attempt: 0,
+        retryInSeconds: 60,
+      }),
+    ]);
+    simulator.control.release(deviceid);
     expect(await keysUnder(emulators.bucket, recent.prefix)).toEqual([]);
     const requeued = await emulators.clients.sqs.send(
       new ReceiveMessageCommand({

@@ -9,6 +9,8 @@ import {
   type EvidenceSettings,
   evidencePrefix,
   ParkedJobStore,
+  type ParkedSweepMessage,
+  S3EvidenceStore,
 } from "@fleet-alerts/core/evidence";
 import { NoticeClaims } from "@fleet-alerts/core/notices";
 import { SqsSender } from "@fleet-alerts/core/queue";
@@ -31,17 +33,17 @@ export interface EvidenceHarness {
   alerts: AlertStore;
   clockStart: Date;
   jobFor(options: JobOptions): Promise<{ job: EvidenceJobInput; serialno: bigint; prefix: string }>;
-  /** Delivers jobs (evidence or claim-pack) to the real handler as SQS would; the ids of the messages that failed. */
+  /** Delivers jobs (evidence, claim-pack, the parked-evidence sweep) to the real handler as SQS would; the ids of the messages that failed. */
   deliver(
-    jobs: (EvidenceJobInput | ClaimPackJob)[],
+    jobs: (EvidenceJobInput | ClaimPackJob | ParkedSweepMessage)[],
     receiveCount?: number,
     handlerEnv?: Record<string, string>,
     overrides?: RuntimeOverrides,
   ): Promise<string[]>;
-  /** What `collectEvidence` is given when a test calls it directly (no store: each test chooses its own). */
+  /** What `collectEvidence` is given when a test calls it directly (the clock: the real one). */
   direct: {
     settings: EvidenceSettings;
-    deps: Omit<EvidenceDependencies, "store">;
+    deps: EvidenceDependencies & { store: S3EvidenceStore };
   };
   /** The table's parked evidence jobs. */
   parked: ParkedJobStore;
@@ -110,6 +112,10 @@ export async function startEvidenceHarness(options: {
       },
     },
     deps: {
+      store: new S3EvidenceStore(emulators.clients.s3, {
+        evidence: emulators.bucket,
+        staging: emulators.stagingBucket,
+      }),
       client: new DeviceCloudClient({
         baseUrl: simulator.url,
         credentials: { username: "demo", password: "demo" },
@@ -171,7 +177,7 @@ export async function startEvidenceHarness(options: {
   }
 
   async function deliver(
-    jobs: (EvidenceJobInput | ClaimPackJob)[],
+    jobs: (EvidenceJobInput | ClaimPackJob | ParkedSweepMessage)[],
     receiveCount = 1,
     handlerEnv = env,
     overrides: RuntimeOverrides = {},
