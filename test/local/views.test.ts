@@ -124,6 +124,39 @@ describe("the local mode's views", () => {
     );
   });
 
+  it("shows parked, woken and at-risk evidence as lines of their own, and --json types", () => {
+    const shock = alertIds("1003", "gsensor");
+    const waiting: LocalLine[] = [
+      {
+        type: "evidence-parked",
+        ...shock,
+        offlineSince: "2026-11-23T09:00:00.000Z",
+        keptUntil: "2026-11-30T08:50:00.000Z",
+        retentionDays: 7,
+      },
+      {
+        type: "evidence-at-risk",
+        ...shock,
+        offlineSince: "2026-11-23T09:00:00.000Z",
+        keptUntil: "2026-11-30T08:50:00.000Z",
+        recipients: 2,
+      },
+      { type: "evidence-woken", ...shock, by: "online-event", parkedAt: "2026-11-23T09:00:00.000Z" },
+    ];
+    expect(waiting.map((line) => humanView(line, emptyTotals(), "09:00:00").print)).toEqual([
+      "09:00:00 EVIDENCE PARKED gsensor #1003 device 0011778082: the vehicle is offline (since 2026-11-23T09:00:00.000Z); waiting for it until 2026-11-30T08:50:00.000Z (card keeps ~7 days)",
+      "09:00:00 FOOTAGE AT RISK gsensor #1003 device 0011778082: offline since 2026-11-23T09:00:00.000Z, overwritten after 2026-11-30T08:50:00.000Z; 2 recipient(s) told",
+      "09:00:00 EVIDENCE WOKEN gsensor #1003 device 0011778082: the vehicle is online again (its Online event), fetching",
+    ]);
+    expect(waiting.map((line) => JSON.parse(jsonLine(line) as string).type)).toEqual([
+      "evidence-parked",
+      "evidence-at-risk",
+      "evidence-woken",
+    ]);
+    const totals = waiting.reduce(tally, emptyTotals());
+    expect(summaryLine(totals)).toContain("0 pending (1 parked, 1 woken, 1 at risk)");
+  });
+
   it("shows and counts the Offline alert suppressed by the cooldown after a confirmation", () => {
     const suppressed = lines.find((line) => line.type === "offline-suppressed") as LocalLine;
     expect(humanView(suppressed, totals, "09:00:00").print).toBe(

@@ -46,7 +46,7 @@ function waitingParagraph(
       ? `the card's retention is not known: waited for until ${until.fleet}`
       : `kept on the card until about ${until.fleet}`;
   return `<p>Evidence: <strong>waiting for the vehicle to come online</strong> (offline since ${escapeHtml(since.fleet)}; ${escapeHtml(kept)}). The video is fetched as soon as the vehicle is back online; open this link again later.</p>
-<p class="times">UTC: offline since ${escapeHtml(since.utc)}; until ${escapeHtml(until.utc)}.</p>`;
+<p>UTC: offline since ${escapeHtml(since.utc)}; until ${escapeHtml(until.utc)}.</p>`;
 }
 
 function clipFigure(clip: IncidentClip, source: string, timeZone: string): string {
