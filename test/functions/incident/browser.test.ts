@@ -107,7 +107,7 @@ describe("the incident page in Chromium", () => {
     const page = await context.newPage();
     page.setDefaultTimeout(5000);
     await page.goto(`${served.origin}/i/${token}`);
-    const evidence = (await page.locator("#evidence").innerText()).replace(/\s+/g, " ");
+    const evidence = ((await page.locator("#evidence").textContent()) ?? "").replace(/\s+/g, " ");
     expect(evidence).toContain(
       "Evidence: waiting for the vehicle to come online (offline since 2026-03-14 10:31:00 Europe/Berlin (UTC+01:00); kept on the card until about 2026-03-21 10:30:00 Europe/Berlin (UTC+01:00)).",
     );
