@@ -19,7 +19,7 @@ import { check } from "@placemarkio/check-geojson";
 import type { Context, SQSEvent } from "aws-lambda";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createEvidenceHandler } from "../../packages/functions/src/evidence.js";
-import { type EvidenceHarness, startEvidenceHarness } from "../support/evidence-harness.js";
+import { bagKeys, type EvidenceHarness, startEvidenceHarness } from "../support/evidence-harness.js";
 
 const BITRATE = 256_000;
 
@@ -48,23 +48,6 @@ async function manifestOf(prefix: string) {
 }
 
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
-
-/** The tag files every claim pack has (no timestamp: this stage has no TSA). */
-const TAG_FILES = [
-  "bag-info.txt",
-  "bagit.txt",
-  "manifest-sha256.txt",
-  "manifest.json",
-  "report.html",
-  "tagmanifest-sha256.txt",
-];
-
-/** Every key of a claim pack under `prefix`: its tag files, its event file and the payload named. */
-function bagKeys(prefix: string, ...payload: string[]) {
-  return [...TAG_FILES, "data/event.json", ...payload.map((file) => `data/${file}`)]
-    .map((file) => `${prefix}${file}`)
-    .sort();
-}
 
 /** The simulator's own GPS points over a job's window (in whole seconds): what /api/gps should give. */
 function gpsTruth(job: EvidenceJobInput) {

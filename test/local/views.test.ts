@@ -139,6 +139,7 @@ describe("the local mode's views", () => {
         ...shock,
         offlineSince: "2026-11-23T09:00:00.000Z",
         keptUntil: "2026-11-30T08:50:00.000Z",
+        retentionDays: 7,
         recipients: 2,
       },
       { type: "evidence-woken", ...shock, by: "online-event", parkedAt: "2026-11-23T09:00:00.000Z" },

@@ -23,6 +23,23 @@ import { type Emulators, startEmulators } from "./emulators.js";
 
 const minutes = (count: number) => count * 60_000;
 
+/** The tag files every claim pack has (no timestamp: this stage has no TSA). */
+const TAG_FILES = [
+  "bag-info.txt",
+  "bagit.txt",
+  "manifest-sha256.txt",
+  "manifest.json",
+  "report.html",
+  "tagmanifest-sha256.txt",
+];
+
+/** Every key of a claim pack under `prefix`: its tag files, its event file and the payload named. */
+export function bagKeys(prefix: string, ...payload: string[]) {
+  return [...TAG_FILES, "data/event.json", ...payload.map((file) => `data/${file}`)]
+    .map((file) => `${prefix}${file}`)
+    .sort();
+}
+
 export interface EvidenceHarness {
   emulators: Emulators;
   simulator: Simulator;

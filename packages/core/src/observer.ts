@@ -147,6 +147,7 @@ export const observationSchema = z.discriminatedUnion("type", [
     ...alertIds,
     offlineSince: z.string(),
     keptUntil: z.string(),
+    retentionDays: z.number().nullable(),
     recipients: z.number(),
   }),
   z.object({

@@ -14,6 +14,7 @@ import { NOTICE_CLAIM_LEASE_MS, NoticeClaims } from "@fleet-alerts/core/notices"
 import { SqsSender } from "@fleet-alerts/core/queue";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Emulators, startEmulators } from "../../support/emulators.js";
+import { gsensorJob } from "../../support/fakes/evidence.js";
 
 const DAY_MS = 86_400_000;
 const EVENT_MS = Date.parse("2026-03-02T10:15:30Z");
@@ -48,20 +49,7 @@ async function jobOf(deviceid: string): Promise<EvidenceJob> {
     },
     EVENT_MS,
   );
-  return evidenceJobSchema.parse({
-    version: 1,
-    alertId: `${ACCOUNT}:${serialno}:shock`,
-    account: ACCOUNT,
-    ruleId: "shock",
-    deviceid,
-    serialno: String(serialno),
-    eventtime,
-    channels: [1],
-    secondsBefore: 30,
-    secondsAfter: 30,
-    severity: "critical",
-    event: { serialno: String(serialno), deviceid, appdevid: 16 },
-  });
+  return gsensorJob(ACCOUNT, serialno, deviceid, EVENT_MS);
 }
 
 /** Parked at the event, waited for two days (a card of two days' retention). */

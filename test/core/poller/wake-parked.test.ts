@@ -1,5 +1,4 @@
 import type { DeviceEvent } from "@fleet-alerts/core/devicecloud";
-import { type EvidenceJob, evidenceJobSchema } from "@fleet-alerts/core/evidence";
 import {
   type AccountSettings,
   POLL_STEPS,
@@ -9,7 +8,7 @@ import {
 } from "@fleet-alerts/core/poller";
 import { ruleSchema } from "@fleet-alerts/core/rules";
 import { describe, expect, it } from "vitest";
-import { FakeParkedEvidence, fakePollerDependencies } from "../../support/fakes/index.js";
+import { FakeParkedEvidence, fakePollerDependencies, gsensorJob } from "../../support/fakes/index.js";
 
 const NOW = Date.parse("2026-01-05T12:00:00Z");
 const ACCOUNT = "east";
@@ -32,22 +31,8 @@ const SETTINGS: AccountSettings = {
 const BACK = "van#1";
 const AWAY = "van";
 
-function parkedJob(deviceid: string, serialno: number): EvidenceJob {
-  return evidenceJobSchema.parse({
-    version: 1,
-    alertId: `${ACCOUNT}:${serialno}:shock`,
-    account: ACCOUNT,
-    ruleId: "shock",
-    deviceid,
-    serialno: String(serialno),
-    eventtime: new Date(NOW - 3 * 86_400_000).toISOString(),
-    channels: [1],
-    secondsBefore: 30,
-    secondsAfter: 30,
-    severity: "critical",
-    event: { serialno: String(serialno), deviceid, appdevid: 16 },
-  });
-}
+const parkedJob = (deviceid: string, serialno: number) =>
+  gsensorJob(ACCOUNT, serialno, deviceid, NOW - 3 * 86_400_000);
 
 /** 12 events after START in chunks of 4; `online` puts BACK's Online event at that position. */
 function world(online: number | undefined) {

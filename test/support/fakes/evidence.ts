@@ -1,4 +1,32 @@
-import type { EvidenceJob, ParkedEvidence, ParkedJob } from "@fleet-alerts/core/evidence";
+import {
+  type EvidenceJob,
+  evidenceJobSchema,
+  type ParkedEvidence,
+  type ParkedJob,
+} from "@fleet-alerts/core/evidence";
+
+/** A G-sensor alert's evidence job: channel 1, half a minute each side. */
+export function gsensorJob(
+  account: string,
+  serialno: bigint | number,
+  deviceid: string,
+  eventMs: number,
+): EvidenceJob {
+  return evidenceJobSchema.parse({
+    version: 1,
+    alertId: `${account}:${serialno}:shock`,
+    account,
+    ruleId: "shock",
+    deviceid,
+    serialno: String(serialno),
+    eventtime: new Date(eventMs).toISOString(),
+    channels: [1],
+    secondsBefore: 30,
+    secondsAfter: 30,
+    severity: "critical",
+    event: { serialno: String(serialno), deviceid, appdevid: 16 },
+  });
+}
 
 const keyOf = ({ job }: Pick<ParkedJob, "job">) => `${job.account}\u0000${job.deviceid}\u0000${job.alertId}`;
 

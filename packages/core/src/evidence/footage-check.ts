@@ -5,7 +5,7 @@ import type { EvidenceDependencies, EvidenceOutcome, EvidenceSettings } from "./
 import { type EvidenceJob, jobIds } from "./job.js";
 import type { Footage } from "./manifest.js";
 import { parkJob } from "./park.js";
-import { footageDeadline, notRecordedStep } from "./waiting.js";
+import { footageDeadline, notRecordedStep, waitRecord } from "./waiting.js";
 import { type Coverage, coverage, type EvidenceWindow, recordDaysTouched, recordedAfter } from "./window.js";
 
 /** Whether a job's footage is on the device cloud, and if not, what the job did or what became of it. */
@@ -66,12 +66,7 @@ export async function checkFootage(
         coverage: recorded,
         footage:
           step.footage === "overwritten"
-            ? {
-                outcome: "overwritten",
-                offlineSince: new Date(nowMs).toISOString(),
-                keptUntil: new Date(deadline.keptUntilMs).toISOString(),
-                retentionDays: deadline.retentionDays,
-              }
+            ? { outcome: "overwritten", ...waitRecord({ offlineSinceMs: nowMs, ...deadline }) }
             : { outcome: "not-recorded" },
       };
     case "park":

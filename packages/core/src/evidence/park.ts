@@ -1,7 +1,7 @@
 import type { EvidenceDependencies } from "./collect.js";
 import { alertOf, type EvidenceJob, jobIds } from "./job.js";
 import type { ParkedJob } from "./ports.js";
-import type { FootageDeadline } from "./waiting.js";
+import { type FootageDeadline, waitRecord } from "./waiting.js";
 
 /**
  * Parks a job whose footage is not on the device cloud while its device is offline: the job is kept
@@ -28,17 +28,8 @@ export async function parkJob(
     offlineSinceMs: nowMs,
     ...deadline,
   });
-  await deps.alerts.setEvidenceWaiting(alertOf(job), {
-    offlineSinceMs: parked.offlineSinceMs,
-    keptUntilMs: parked.keptUntilMs,
-    retentionDays: parked.retentionDays,
-  });
-  deps.observer.observe({
-    type: "evidence-parked",
-    ...jobIds(job),
-    offlineSince: new Date(parked.offlineSinceMs).toISOString(),
-    keptUntil: new Date(parked.keptUntilMs).toISOString(),
-    retentionDays: parked.retentionDays,
-  });
+  const { offlineSinceMs, keptUntilMs, retentionDays } = parked;
+  await deps.alerts.setEvidenceWaiting(alertOf(job), { offlineSinceMs, keptUntilMs, retentionDays });
+  deps.observer.observe({ type: "evidence-parked", ...jobIds(job), ...waitRecord(parked) });
   return parked;
 }

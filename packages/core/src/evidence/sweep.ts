@@ -11,7 +11,7 @@ import { atRiskAnnouncement } from "./announcement.js";
 import { alertOf, jobIds } from "./job.js";
 import { evidenceRecipients } from "./notice-recipients.js";
 import type { ParkedEvidence, ParkedJob } from "./ports.js";
-import { atRiskFromMs } from "./waiting.js";
+import { atRiskFromMs, waitRecord } from "./waiting.js";
 import { wakeParked } from "./wake.js";
 
 /** The at-risk claim outlives the job's deadline by this much: a late sweep still finds it sent. */
@@ -85,12 +85,7 @@ export async function sweepParkedEvidence(account: string, deps: SweepDependenci
 
 /** Sent back marked overwritten, then removed (send then delete, as a wake). */
 async function giveUp(parked: ParkedJob, deps: SweepDependencies): Promise<void> {
-  const overwritten = {
-    offlineSince: new Date(parked.offlineSinceMs).toISOString(),
-    keptUntil: new Date(parked.keptUntilMs).toISOString(),
-    retentionDays: parked.retentionDays,
-  };
-  await sendEvery(deps.requeue, [{ body: awsJson({ ...parked.job, overwritten }) }]);
+  await sendEvery(deps.requeue, [{ body: awsJson({ ...parked.job, overwritten: waitRecord(parked) }) }]);
   await deps.parked.remove(parked);
 }
 
@@ -130,8 +125,7 @@ async function tellAtRisk(parked: ParkedJob, deps: SweepDependencies): Promise<b
   deps.observer.observe({
     type: "evidence-at-risk",
     ...jobIds(job),
-    offlineSince: new Date(parked.offlineSinceMs).toISOString(),
-    keptUntil: new Date(parked.keptUntilMs).toISOString(),
+    ...waitRecord(parked),
     recipients: to.length,
   });
   return true;

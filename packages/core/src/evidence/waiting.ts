@@ -1,3 +1,5 @@
+import type { OverwrittenFootage } from "./manifest.js";
+
 // How long footage not on the device cloud yet is waited for, and what a job does meanwhile (pure).
 
 const DAY_MS = 86_400_000;
@@ -55,4 +57,17 @@ export function notRecordedStep({
   // Past the deadline an offline card has looped over the window; an online one never recorded it.
   if (pastDeadline) return { kind: "give-up", footage: online ? "not-recorded" : "overwritten" };
   return online ? { kind: "look-again" } : { kind: "park" };
+}
+
+/** A wait as written down (observations, the manifest of footage given up): instants as ISO 8601. */
+export function waitRecord(wait: {
+  offlineSinceMs: number;
+  keptUntilMs: number;
+  retentionDays: number | null;
+}): OverwrittenFootage {
+  return {
+    offlineSince: new Date(wait.offlineSinceMs).toISOString(),
+    keptUntil: new Date(wait.keptUntilMs).toISOString(),
+    retentionDays: wait.retentionDays,
+  };
 }
