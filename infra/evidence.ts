@@ -1,7 +1,13 @@
-import type { Stack } from "aws-cdk-lib";
+import { Duration, type Stack } from "aws-cdk-lib";
+import * as events from "aws-cdk-lib/aws-events";
+import * as targets from "aws-cdk-lib/aws-events-targets";
 import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import type { Config, Function as SstFunction } from "sst/constructs";
 import { EVIDENCE_MAX_RECEIVES } from "../packages/core/src/evidence/queue-policy.js";
+import {
+  PARKED_SWEEP_EVERY_MINUTES,
+  PARKED_SWEEP_MESSAGE,
+} from "../packages/core/src/evidence/sweep-message.js";
 import { type Alerting, grantPublishAlerts } from "./alerting.js";
 import {
   allow,
@@ -49,7 +55,7 @@ export function buildEvidence(
       EVIDENCE_BUCKET: evidenceBucket.bucketName,
       EVIDENCE_STAGING_BUCKET: stagingBucket.bucketName,
       FLEET_UTC_OFFSET: config.fleetUtcOffset,
-      EVIDENCE_GIVE_UP_HOURS: String(config.evidenceGiveUpHours),
+      EVIDENCE_MAX_WAIT_DAYS: String(config.evidenceMaxWaitDays),
       EVIDENCE_MAX_RECEIVES: String(EVIDENCE_MAX_RECEIVES),
       CLAIM_SOURCE_ORGANIZATION: config.sourceOrganization,
       ...(config.timestampAuthorityUrl && {
@@ -68,8 +74,26 @@ export function buildEvidence(
     }),
   );
 
+  // The parked-evidence sweep: a message on the evidence queue each PARKED_SWEEP_EVERY_MINUTES, so
+  // that it runs with the evidence function's secrets and grants, within its concurrency cap (the
+  // vendor's service sees one online-list call per account with parked jobs, beside the downloads).
+  // The queue is SQS-managed encrypted: EventBridge may send to it with the queue policy CDK adds.
+  new events.Rule(stack, "ParkedEvidenceSweep", {
+    schedule: events.Schedule.rate(Duration.minutes(PARKED_SWEEP_EVERY_MINUTES)),
+    targets: [
+      new targets.SqsQueue(evidenceQueue, {
+        message: events.RuleTargetInput.fromObject(PARKED_SWEEP_MESSAGE),
+      }),
+    ],
+  });
+
   // ---- least privilege: named actions on named resources ----
-  allow(evidence, ["dynamodb:GetItem", "dynamodb:UpdateItem"], [table.tableArn]);
+  // Alert records (Get/Update), parked jobs (Put, Query, Delete), the at-risk notice's claim (Get/Update).
+  allow(
+    evidence,
+    ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:DeleteItem"],
+    [table.tableArn],
+  );
   allowDeviceCloudSecrets(stack, evidence);
   grantPublishAlerts(evidence, alerting);
   allow(evidence, ["sqs:SendMessage"], [evidenceQueue.queueArn]);

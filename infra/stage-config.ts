@@ -9,12 +9,12 @@ import {
 } from "../packages/core/src/aws-limits.js";
 import {
   DEFAULT_DEADLINE_MARGIN_SECONDS,
-  DEFAULT_EVIDENCE_GIVE_UP_HOURS,
+  DEFAULT_EVIDENCE_MAX_WAIT_DAYS,
   DEFAULT_GPS_LOOKUP_BUDGET_MS,
   DEFAULT_SOURCE_ORGANIZATION,
   DEFAULT_TSA_TIMEOUT_MS,
   DEFAULT_UTC_OFFSET,
-  evidenceGiveUpHoursSchema,
+  evidenceMaxWaitDaysSchema,
   pollEverySecondsSchema,
   sourceOrganizationSchema,
   tsaTimeoutMsSchema,
@@ -107,8 +107,12 @@ export const stageConfigSchema = z
       .min(SQS_EVENT_SOURCE_MIN_CONCURRENCY)
       .max(SQS_EVENT_SOURCE_MAX_CONCURRENCY)
       .default(DEFAULT_EVIDENCE_CONCURRENCY),
-    /** EVIDENCE_GIVE_UP_HOURS of the evidence function. */
-    evidenceGiveUpHours: evidenceGiveUpHoursSchema.default(DEFAULT_EVIDENCE_GIVE_UP_HOURS),
+    /**
+     * EVIDENCE_MAX_WAIT_DAYS of the evidence function: the longest footage is waited for after its
+     * event (a parked job's vehicle offline, or an upload that does not come), when the card's
+     * retention is unknown or longer.
+     */
+    evidenceMaxWaitDays: evidenceMaxWaitDaysSchema.default(DEFAULT_EVIDENCE_MAX_WAIT_DAYS),
     /** Who makes the claim packs (bag-info.txt's Source-Organization): the fleet's operator. */
     sourceOrganization: sourceOrganizationSchema.default(DEFAULT_SOURCE_ORGANIZATION),
     /** An RFC 3161 Time-Stamp Authority that stamps every claim pack; none: packs are not stamped. */

@@ -14,6 +14,7 @@ import { synthesizeHandlers } from "./bench/handlers.js";
 import { measureIncidentPage } from "./bench/incident.js";
 import { measureLatencyModes } from "./bench/latency-modes.js";
 import { measureOutageDrill } from "./bench/outage-drill.js";
+import { measureParkedCost } from "./bench/parked-cost.js";
 import { measurePollerMemory, type PollerMemoryFigures } from "./bench/poller-memory.js";
 import { reportRecorderAudit } from "./bench/recorder-audit.js";
 import { defaultRules, hundredRules, measureRuleEvaluation } from "./bench/rules.js";
@@ -236,6 +237,21 @@ try {
   );
 
   console.log(
+    "\n6c. Evidence waiting for offline vehicles: parked against today's retries (scripts/bench/parked-cost.ts)",
+  );
+  const parkedCost = await measureParkedCost();
+  const { scenario, today, parked } = parkedCost;
+  console.log(
+    `   ${scenario.alertsPerMonth} alerts a month whose vehicles stay offline ${scenario.offlineDays} days (card retention ${scenario.retentionDays} days), one account of ${thousands(scenario.devices)} devices`,
+  );
+  console.log(
+    `   today's retries (every 60 s doubling to 15 min, given up at ${scenario.giveUpHours} h): ${today.deviceCloudCallsPerAlert} record-map calls and invocations per alert, ${thousands(today.deviceCloudCallsPerMonth)} calls and ${today.usdPerMonth.toFixed(4)} USD a month; footage lost: ${today.footageLostPerMonth}`,
+  );
+  console.log(
+    `   parked: ${parked.deviceCloudCallsPerAlert} calls per alert (${JSON.stringify(parked.perAlert.deviceCloud)}; AWS ${JSON.stringify(parked.perAlert.aws)}), the hourly sweep ${JSON.stringify(parked.sweep.deviceCloud)} while anything is parked: ${thousands(parked.deviceCloudCallsPerMonth)} calls and ${parked.usdPerMonth.toFixed(4)} USD a month; footage lost: ${parked.footageLostPerMonth}   ${judge("Parked evidence", `${thousands(parked.deviceCloudCallsPerMonth)} device-cloud calls a month`, "fewer than today's retries, no footage lost within retention", parked.deviceCloudCallsPerMonth < today.deviceCloudCallsPerMonth && parked.footageLostPerMonth === 0)}`,
+  );
+
+  console.log(
     "\n7. Incident page (the app alone in a process; dynalite and fauxqs in another; autocannon here, 10 connections)",
   );
   const incidentPage = await measureIncidentPage();
@@ -283,6 +299,7 @@ try {
         coldStarts,
         cost,
         accountsCost: byAccounts,
+        parkedCost,
         incidentPage,
         recorderAudit,
       },

@@ -7,9 +7,6 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { GetObjectCommand } from "@aws-sdk/client-s3";
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
-import { ignoreObservations } from "@fleet-alerts/core";
-import { SnsAlertPublisher } from "@fleet-alerts/core/alerts";
-import { DeviceCloudClient } from "@fleet-alerts/core/devicecloud";
 import {
   BAG_FILES,
   bagFolderName,
@@ -19,7 +16,6 @@ import {
   evidenceJobSchema,
   S3EvidenceStore,
 } from "@fleet-alerts/core/evidence";
-import { SqsSender } from "@fleet-alerts/core/queue";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openZipBag } from "../../packages/functions/src/claim-pack/zip-source.js";
 import { launchBrowser, openRecordedPage, reportAsShown } from "../support/browser.js";
@@ -378,30 +374,10 @@ describe("a claim pack after a crash", () => {
       },
     });
     const settings: EvidenceSettings = {
-      utcOffsetMinutes: 60,
-      giveUpAfterMs: 3_600_000,
-      retryDelaySeconds: 60,
-      evidenceBucket: harness.emulators.bucket,
-      software: { name: "fleet-alerts", version: "test" },
-      track: { speedUnit: "km/h", lookups: true },
-      claimPack: {
-        sourceOrganization: "Example Fleet Ltd",
-        fleetTimeZone: "Europe/Berlin",
-        functionVersion: "test",
-        ...(tsa && { tsa }),
-      },
+      ...harness.direct.settings,
+      claimPack: { ...harness.direct.settings.claimPack, ...(tsa && { tsa }) },
     };
-    const deps = {
-      client: new DeviceCloudClient({
-        baseUrl: harness.simulator.url,
-        credentials: { username: "demo", password: "demo" },
-      }),
-      alerts: harness.alerts,
-      publisher: new SnsAlertPublisher(harness.emulators.clients.sns, harness.emulators.topicArn),
-      requeue: new SqsSender(harness.emulators.clients.sqs, harness.emulators.queues.evidence),
-      observer: ignoreObservations,
-      now: Date.now,
-    };
+    const { deps } = harness.direct;
     return {
       crash: (job: EvidenceJob) => collectEvidence(job, settings, { ...deps, store: crashing }),
       run: (job: EvidenceJob) => collectEvidence(job, settings, { ...deps, store }),

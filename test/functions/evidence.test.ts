@@ -2,8 +2,7 @@ import { createHash } from "node:crypto";
 import { HeadObjectCommand } from "@aws-sdk/client-s3";
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { ignoreObservations } from "@fleet-alerts/core";
-import { SnsAlertPublisher } from "@fleet-alerts/core/alerts";
+import type { Observation } from "@fleet-alerts/core";
 import { DeviceCloudClient, hashPassword } from "@fleet-alerts/core/devicecloud";
 import {
   type CurrentManifest,
@@ -14,14 +13,13 @@ import {
   S3EvidenceStore,
   trackGeoJsonSchema,
 } from "@fleet-alerts/core/evidence";
-import { SqsSender } from "@fleet-alerts/core/queue";
 import { keys } from "@fleet-alerts/core/store";
 import type { FaultKind } from "@fleet-alerts/simulator";
 import { check } from "@placemarkio/check-geojson";
 import type { Context, SQSEvent } from "aws-lambda";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createEvidenceHandler } from "../../packages/functions/src/evidence.js";
-import { type EvidenceHarness, startEvidenceHarness } from "../support/evidence-harness.js";
+import { bagKeys, type EvidenceHarness, startEvidenceHarness } from "../support/evidence-harness.js";
 
 const BITRATE = 256_000;
 
@@ -51,23 +49,6 @@ async function manifestOf(prefix: string) {
 
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
-/** The tag files every claim pack has (no timestamp: this stage has no TSA). */
-const TAG_FILES = [
-  "bag-info.txt",
-  "bagit.txt",
-  "manifest-sha256.txt",
-  "manifest.json",
-  "report.html",
-  "tagmanifest-sha256.txt",
-];
-
-/** Every key of a claim pack under `prefix`: its tag files, its event file and the payload named. */
-function bagKeys(prefix: string, ...payload: string[]) {
-  return [...TAG_FILES, "data/event.json", ...payload.map((file) => `data/${file}`)]
-    .map((file) => `${prefix}${file}`)
-    .sort();
-}
-
 /** The simulator's own GPS points over a job's window (in whole seconds): what /api/gps should give. */
 function gpsTruth(job: EvidenceJobInput) {
   const window = evidenceWindow(Date.parse(job.eventtime), job.secondsBefore, job.secondsAfter);
@@ -95,8 +76,9 @@ describe("evidence through the SQS handler", () => {
     expect(await keysUnder(emulators.bucket, prefix)).toEqual(bagKeys(prefix, "ch1.mp4", "ch2.mp4"));
     const manifest = await manifestOf(prefix);
     expect(manifest).toMatchObject({
-      version: 3,
+      version: 4,
       status: "complete",
+      footage: { outcome: "recorded" },
       alert: { alertId: job.alertId, ruleId: "shock", severity: "critical" },
       event: { serialno: serialno.toString(), deviceid },
       coverage: { partial: false, missing: [] },
@@ -167,9 +149,22 @@ describe("evidence through the SQS handler", () => {
     await emulators.readInbox({ atLeast: 1 });
   });
 
-  it("comes back later for footage not recorded yet, and gives up as unavailable", async () => {
+  it("comes back later for footage an online device has not uploaded yet, and gives up as unavailable", async () => {
     const recent = await jobFor({ minutesAgo: 10, before: 30, after: 30, recorded: false });
-    expect(await deliver([recent.job])).toEqual([]);
+    // Online: its upload may still come (an offline one's job is parked: evidence-waiting.test.ts).
+    simulator.control.setOnline(deviceid, true, { hold: true, logEvent: false });
+    const seen: Observation[] = [];
+    const observer = { observe: (observation: Observation) => void seen.push(observation) };
+    expect(await deliver([recent.job], 1, env, { observer })).toEqual([]);
+    expect(seen).toEqual([
+      expect.objectContaining({
+        type: "evidence-waiting",
+        alertId: recent.job.alertId,
+        attempt: 0,
+        retryInSeconds: 60,
+      }),
+    ]);
+    simulator.control.release(deviceid);
     expect(await keysUnder(emulators.bucket, recent.prefix)).toEqual([]);
     const requeued = await emulators.clients.sqs.send(
       new ReceiveMessageCommand({
@@ -404,30 +399,7 @@ describe("evidence after a crash", () => {
         throw new Error("crash before the manifest");
       },
     });
-    const deps = {
-      client: new DeviceCloudClient({
-        baseUrl: simulator.url,
-        credentials: { username: "demo", password: "demo" },
-      }),
-      alerts,
-      publisher: new SnsAlertPublisher(emulators.clients.sns, emulators.topicArn),
-      requeue: new SqsSender(emulators.clients.sqs, emulators.queues.evidence),
-      observer: ignoreObservations,
-      now: Date.now,
-    };
-    const settings = {
-      utcOffsetMinutes: 60,
-      giveUpAfterMs: 3_600_000,
-      retryDelaySeconds: 60,
-      evidenceBucket: emulators.bucket,
-      software: { name: "fleet-alerts", version: "test" },
-      track: { speedUnit: "km/h" as const, lookups: true },
-      claimPack: {
-        sourceOrganization: "Test Fleet",
-        fleetTimeZone: "Europe/Berlin",
-        functionVersion: "test",
-      },
-    };
+    const { deps, settings } = harness.direct;
     const parsed = evidenceJobSchema.parse(job);
     await expect(collectEvidence(parsed, settings, { ...deps, store: crashing })).rejects.toThrow(
       "crash before the manifest",

@@ -106,6 +106,7 @@ describe("observations in Lambda", () => {
         ...ids,
         bucket: "evidence",
         bag: { prefix: "evidence/x/", report: "evidence/x/report.html", timestamp: "off" },
+        footage: "not-recorded",
       },
       "warn",
     ],

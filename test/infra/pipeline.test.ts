@@ -2,6 +2,7 @@ import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { Match, Template } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
+import { PARKED_SWEEP_MESSAGE } from "../../packages/core/src/evidence/sweep-message.js";
 import { recipientId } from "../../packages/core/src/routing/recipients.js";
 import { synthesizedStage } from "../support/stage-synth.js";
 
@@ -255,10 +256,10 @@ describe("functions", () => {
       MaximumEventAgeInSeconds: 60,
       MaximumRetryAttempts: 0,
     });
-    // One per account, the notices function's every 5 minutes, and one recorder audit per account
-    // (test/infra/recorder-audit.test.ts).
+    // One per account, the notices function's every 5 minutes, the parked-evidence sweep's every
+    // hour, and one recorder audit per account (test/infra/recorder-audit.test.ts).
     const rules = ofType("AWS::Events::Rule").map(([, rule]) => rule.Properties);
-    expect(rules).toHaveLength(5);
+    expect(rules).toHaveLength(6);
     for (const account of ["north", "south"])
       template.hasResourceProperties("AWS::Events::Rule", {
         ScheduleExpression: "rate(1 minute)",
@@ -298,7 +299,18 @@ describe("functions", () => {
         TSA_URL: "https://freetsa.org/tsr",
         TSA_TIMEOUT_MS: "10000",
         FLEET_TIME_ZONE: "Europe/Berlin",
+        EVIDENCE_MAX_WAIT_DAYS: "10",
       },
+    });
+    // The parked-evidence sweep: its message on the evidence queue every hour.
+    template.hasResourceProperties("AWS::Events::Rule", {
+      ScheduleExpression: "rate(1 hour)",
+      Targets: [
+        {
+          Arn: arn(logicalId("AWS::SQS::Queue", /^EvidenceQueue/)),
+          Input: JSON.stringify(PARKED_SWEEP_MESSAGE),
+        },
+      ],
     });
     template.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
       FunctionName: { Ref: logicalId("AWS::Lambda::Function", /^Evidence/) },
@@ -432,7 +444,18 @@ describe("least privilege", () => {
   it("gives the evidence function object actions on the evidence prefix only", () => {
     expect(withoutSecrets(/^EvidenceServiceRoleDefaultPolicy/)).toEqual([
       { actions: consume, resource: queueArn(/^EvidenceQueue/), effect: "Allow" },
-      { actions: ["dynamodb:GetItem", "dynamodb:UpdateItem"], resource: table(), effect: "Allow" },
+      // Alert records, parked jobs and the at-risk notice's claim: items, no scan, no batch.
+      {
+        actions: [
+          "dynamodb:GetItem",
+          "dynamodb:UpdateItem",
+          "dynamodb:PutItem",
+          "dynamodb:Query",
+          "dynamodb:DeleteItem",
+        ],
+        resource: table(),
+        effect: "Allow",
+      },
       { actions: ["sns:Publish"], resource: topic(), effect: "Allow" },
       { actions: ["kms:GenerateDataKey", "kms:Decrypt"], resource: key(), effect: "Allow" },
       { actions: ["sqs:SendMessage"], resource: queueArn(/^EvidenceQueue/), effect: "Allow" },

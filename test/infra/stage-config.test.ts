@@ -55,8 +55,8 @@ const cases = [
   { field: "fleetUtcOffset", value: "+0190", env: "FLEET_UTC_OFFSET", schema: evidenceEnvSchema },
   { field: "fleetUtcOffset", value: "+1500", env: "FLEET_UTC_OFFSET", schema: evidenceEnvSchema },
   { field: "fleetUtcOffset", value: "0100", env: "FLEET_UTC_OFFSET", schema: evidenceEnvSchema },
-  { field: "evidenceGiveUpHours", value: 721, env: "EVIDENCE_GIVE_UP_HOURS", schema: evidenceEnvSchema },
-  { field: "evidenceGiveUpHours", value: 0, env: "EVIDENCE_GIVE_UP_HOURS", schema: evidenceEnvSchema },
+  { field: "evidenceMaxWaitDays", value: 367, env: "EVIDENCE_MAX_WAIT_DAYS", schema: evidenceEnvSchema },
+  { field: "evidenceMaxWaitDays", value: 0, env: "EVIDENCE_MAX_WAIT_DAYS", schema: evidenceEnvSchema },
   { field: "pollEverySeconds", value: 60, env: "POLL_EVERY_SECONDS", schema: pollerEnvSchema },
   { field: "pollEverySeconds", value: 1.5, env: "POLL_EVERY_SECONDS", schema: pollerEnvSchema },
 ];
@@ -196,7 +196,7 @@ describe("npm run synth", () => {
   it("fails on a stage value the function would refuse, with the function's message", async () => {
     const stage = "badruntime";
     const file = `infra/stages/${stage}.json`;
-    await writeFile(file, JSON.stringify({ fleetUtcOffset: "+0190", evidenceGiveUpHours: 721 }));
+    await writeFile(file, JSON.stringify({ fleetUtcOffset: "+0190", evidenceMaxWaitDays: 367 }));
     try {
       const { code, output } = await runScript("scripts/synth.ts", [], {
         SST_STAGE: stage,
@@ -208,7 +208,7 @@ describe("npm run synth", () => {
       );
       expect(output).toContain("fleetUtcOffset: must have minutes below 60");
       expect(output).toContain(
-        `evidenceGiveUpHours: ${runtimeProblem(evidenceEnvSchema, "EVIDENCE_GIVE_UP_HOURS", "721")}`,
+        `evidenceMaxWaitDays: ${runtimeProblem(evidenceEnvSchema, "EVIDENCE_MAX_WAIT_DAYS", "367")}`,
       );
     } finally {
       await rm(file, { force: true });

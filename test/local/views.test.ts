@@ -116,12 +116,46 @@ describe("the local mode's views", () => {
       "Summary: 9 events read, 1 alerts, 1 suppressed, 0 stale, 0 rejected, 0 failed, 0 set aside; " +
         "Offline 2 scheduled, 1 confirmed, 1 suppressed, 0 cancelled; " +
         "0 acknowledged, 0 levels escalated, 0 cancelled by an acknowledgement; " +
-        "evidence 1 stored, 0 unavailable, 0 failed, 0 pending; 1 problems.",
+        "evidence 1 stored, 0 unavailable, 0 failed, 0 pending (0 parked, 0 woken, 0 at risk); 1 problems.",
     );
     expect(humanView(summary, totals, "").print).toBe(summaryLine(totals));
     expect(statusLine(totals)).toBe(
       "events 9 | alerts 1 | suppressed 2 | evidence 0 pending, 1 stored | lag 3 s",
     );
+  });
+
+  it("shows parked, woken and at-risk evidence as lines of their own, and --json types", () => {
+    const shock = alertIds("1003", "gsensor");
+    const waiting: LocalLine[] = [
+      {
+        type: "evidence-parked",
+        ...shock,
+        offlineSince: "2026-11-23T09:00:00.000Z",
+        keptUntil: "2026-11-30T08:50:00.000Z",
+        retentionDays: 7,
+      },
+      {
+        type: "evidence-at-risk",
+        ...shock,
+        offlineSince: "2026-11-23T09:00:00.000Z",
+        keptUntil: "2026-11-30T08:50:00.000Z",
+        retentionDays: 7,
+        recipients: 2,
+      },
+      { type: "evidence-woken", ...shock, by: "online-event", parkedAt: "2026-11-23T09:00:00.000Z" },
+    ];
+    expect(waiting.map((line) => humanView(line, emptyTotals(), "09:00:00").print)).toEqual([
+      "09:00:00 EVIDENCE PARKED gsensor #1003 device 0011778082: the vehicle is offline (since 2026-11-23T09:00:00.000Z); waiting for it until 2026-11-30T08:50:00.000Z (card keeps ~7 days)",
+      "09:00:00 FOOTAGE AT RISK gsensor #1003 device 0011778082: offline since 2026-11-23T09:00:00.000Z, overwritten after 2026-11-30T08:50:00.000Z; 2 recipient(s) told",
+      "09:00:00 EVIDENCE WOKEN gsensor #1003 device 0011778082: the vehicle is online again (its Online event), fetching",
+    ]);
+    expect(waiting.map((line) => JSON.parse(jsonLine(line) as string).type)).toEqual([
+      "evidence-parked",
+      "evidence-at-risk",
+      "evidence-woken",
+    ]);
+    const totals = waiting.reduce(tally, emptyTotals());
+    expect(summaryLine(totals)).toContain("0 pending (1 parked, 1 woken, 1 at risk)");
   });
 
   it("shows and counts the Offline alert suppressed by the cooldown after a confirmation", () => {

@@ -1,6 +1,19 @@
 import { GetObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
-import { AlertStore } from "@fleet-alerts/core/alerts";
-import { type ClaimPackJob, type EvidenceJobInput, evidencePrefix } from "@fleet-alerts/core/evidence";
+import { ignoreObservations } from "@fleet-alerts/core";
+import { AlertStore, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
+import { DeviceCloudClient } from "@fleet-alerts/core/devicecloud";
+import {
+  type ClaimPackJob,
+  type EvidenceDependencies,
+  type EvidenceJobInput,
+  type EvidenceSettings,
+  evidencePrefix,
+  ParkedJobStore,
+  type ParkedSweepMessage,
+  S3EvidenceStore,
+} from "@fleet-alerts/core/evidence";
+import { NoticeClaims } from "@fleet-alerts/core/notices";
+import { SqsSender } from "@fleet-alerts/core/queue";
 import { type SimEvent, type Simulator, start } from "@fleet-alerts/simulator";
 import type { Context } from "aws-lambda";
 import { createEvidenceHandler } from "../../packages/functions/src/evidence.js";
@@ -9,6 +22,23 @@ import { sqsEvent } from "../../packages/local/src/sqs-event.js";
 import { type Emulators, startEmulators } from "./emulators.js";
 
 const minutes = (count: number) => count * 60_000;
+
+/** The tag files every claim pack has (no timestamp: this stage has no TSA). */
+const TAG_FILES = [
+  "bag-info.txt",
+  "bagit.txt",
+  "manifest-sha256.txt",
+  "manifest.json",
+  "report.html",
+  "tagmanifest-sha256.txt",
+];
+
+/** Every key of a claim pack under `prefix`: its tag files, its event file and the payload named. */
+export function bagKeys(prefix: string, ...payload: string[]) {
+  return [...TAG_FILES, "data/event.json", ...payload.map((file) => `data/${file}`)]
+    .map((file) => `${prefix}${file}`)
+    .sort();
+}
 
 export interface EvidenceHarness {
   emulators: Emulators;
@@ -20,13 +50,20 @@ export interface EvidenceHarness {
   alerts: AlertStore;
   clockStart: Date;
   jobFor(options: JobOptions): Promise<{ job: EvidenceJobInput; serialno: bigint; prefix: string }>;
-  /** Delivers jobs (evidence or claim-pack) to the real handler as SQS would; the ids of the messages that failed. */
+  /** Delivers jobs (evidence, claim-pack, the parked-evidence sweep) to the real handler as SQS would; the ids of the messages that failed. */
   deliver(
-    jobs: (EvidenceJobInput | ClaimPackJob)[],
+    jobs: (EvidenceJobInput | ClaimPackJob | ParkedSweepMessage)[],
     receiveCount?: number,
     handlerEnv?: Record<string, string>,
     overrides?: RuntimeOverrides,
   ): Promise<string[]>;
+  /** What `collectEvidence` is given when a test calls it directly (the clock: the real one). */
+  direct: {
+    settings: EvidenceSettings;
+    deps: EvidenceDependencies & { store: S3EvidenceStore };
+  };
+  /** The table's parked evidence jobs. */
+  parked: ParkedJobStore;
   keysUnder(bucket: string, prefix?: string): Promise<string[]>;
   objectBytes(key: string): Promise<Buffer>;
   close(): Promise<void>;
@@ -70,10 +107,46 @@ export async function startEvidenceHarness(options: {
     ]),
     DEVICE_CLOUD_PASSWORD: "demo",
     FLEET_UTC_OFFSET: "+0100",
-    EVIDENCE_GIVE_UP_HOURS: "1",
+    // An hour: "given up" within a test's simulated history (EVIDENCE_MAX_WAIT_DAYS takes fractions).
+    EVIDENCE_MAX_WAIT_DAYS: String(1 / 24),
     ...options.env,
   };
-  const alerts = new AlertStore({ documents: emulators.clients.documents, tableName: emulators.tableName });
+  const table = { documents: emulators.clients.documents, tableName: emulators.tableName };
+  const alerts = new AlertStore(table);
+  const parked = new ParkedJobStore(table);
+  const direct = {
+    settings: {
+      utcOffsetMinutes: 60,
+      maxWaitDays: 1 / 24,
+      retryDelaySeconds: 60,
+      evidenceBucket: emulators.bucket,
+      software: { name: "fleet-alerts", version: "test" },
+      track: { speedUnit: "km/h" as const, lookups: true },
+      claimPack: {
+        sourceOrganization: "Example Fleet Ltd",
+        fleetTimeZone: "Europe/Berlin",
+        functionVersion: "test",
+      },
+    },
+    deps: {
+      store: new S3EvidenceStore(emulators.clients.s3, {
+        evidence: emulators.bucket,
+        staging: emulators.stagingBucket,
+      }),
+      client: new DeviceCloudClient({
+        baseUrl: simulator.url,
+        credentials: { username: "demo", password: "demo" },
+      }),
+      alerts,
+      publisher: new SnsAlertPublisher(emulators.clients.sns, emulators.topicArn),
+      requeue: new SqsSender(emulators.clients.sqs, emulators.queues.evidence),
+      parked,
+      retention: { retentionDays: async () => undefined },
+      claims: new NoticeClaims(table),
+      observer: ignoreObservations,
+      now: Date.now,
+    },
+  };
 
   /**
    * An alert record and its evidence job, for an event `minutesAgo` before the clock start, with
@@ -121,7 +194,7 @@ export async function startEvidenceHarness(options: {
   }
 
   async function deliver(
-    jobs: (EvidenceJobInput | ClaimPackJob)[],
+    jobs: (EvidenceJobInput | ClaimPackJob | ParkedSweepMessage)[],
     receiveCount = 1,
     handlerEnv = env,
     overrides: RuntimeOverrides = {},
@@ -161,6 +234,8 @@ export async function startEvidenceHarness(options: {
     deviceid,
     alerts,
     clockStart,
+    direct,
+    parked,
     jobFor,
     deliver,
     keysUnder,

@@ -124,6 +124,33 @@ export const observationSchema = z.discriminatedUnion("type", [
     bucket: z.string(),
     /** Without video, the bag still holds the event, the track and the report saying why. */
     bag: claimPackSchema,
+    /** Why: never recorded, or overwritten while the vehicle stayed offline (manifest.ts `footage`). */
+    footage: z.enum(["not-recorded", "overwritten"]),
+  }),
+  /** The footage is not on the device cloud and the device is offline: the job waits for it (evidence/park.ts). */
+  z.object({
+    type: z.literal("evidence-parked"),
+    ...alertIds,
+    offlineSince: z.string(),
+    /** Until when it is waited for: the card's retention after the event, or the stage's maximum. */
+    keptUntil: z.string(),
+    retentionDays: z.number().nullable(),
+  }),
+  /** A parked job sent back to the evidence queue: its device's Online event, or the sweep's online list. */
+  z.object({
+    type: z.literal("evidence-woken"),
+    ...alertIds,
+    by: z.enum(["online-event", "online-list"]),
+    parkedAt: z.string(),
+  }),
+  /** "Footage at risk" went to the alert's email recipients (once per alert). */
+  z.object({
+    type: z.literal("evidence-at-risk"),
+    ...alertIds,
+    offlineSince: z.string(),
+    keptUntil: z.string(),
+    retentionDays: z.number().nullable(),
+    recipients: z.number(),
   }),
   z.object({
     type: z.literal("evidence-timestamped"),

@@ -5,8 +5,10 @@ import type { StructuredLogger } from "@fleet-alerts/core";
 import { AlertStore, incidentLink, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
 import { type EvidenceConfig, evidenceEnvSchema, parseEnv } from "@fleet-alerts/core/config";
 import type { DeviceCloudClient } from "@fleet-alerts/core/devicecloud";
-import { S3EvidenceStore, type TrackSettings } from "@fleet-alerts/core/evidence";
+import { ParkedJobStore, S3EvidenceStore, type TrackSettings } from "@fleet-alerts/core/evidence";
+import { NoticeClaims } from "@fleet-alerts/core/notices";
 import { SqsSender } from "@fleet-alerts/core/queue";
+import type { CardRetention } from "@fleet-alerts/core/recorder";
 import { derivedShareToken } from "@fleet-alerts/core/share";
 import { logger, logObserver } from "./observability.js";
 import { awsClientConfig, deviceCloudClients, type RuntimeOverrides, tableRef } from "./runtime.js";
@@ -40,7 +42,8 @@ export function buildEvidenceRuntime(
   // An emulator's endpoint is an IP address: path-style addressing, as S3 allows everywhere.
   const s3 = new S3Client({ ...s3Config, forcePathStyle: "endpoint" in s3Config });
   const sqs = new SQSClient(awsClientConfig(env, "SQS"));
-  const alerts = new AlertStore(tableRef(env, config.TABLE_NAME));
+  const table = tableRef(env, config.TABLE_NAME);
+  const alerts = new AlertStore(table);
   return {
     config,
     sqs,
@@ -54,7 +57,7 @@ export function buildEvidenceRuntime(
     },
     settings: {
       utcOffsetMinutes: config.FLEET_UTC_OFFSET,
-      giveUpAfterMs: config.EVIDENCE_GIVE_UP_HOURS * 3_600_000,
+      maxWaitDays: config.EVIDENCE_MAX_WAIT_DAYS,
       retryDelaySeconds: config.EVIDENCE_RETRY_DELAY_SECONDS,
       evidenceBucket: config.EVIDENCE_BUCKET,
       // Set by the stack from the package version; "dev" outside a deployment.
@@ -76,6 +79,10 @@ export function buildEvidenceRuntime(
       alerts,
       publisher: new SnsAlertPublisher(new SNSClient(awsClientConfig(env, "SNS")), config.ALERTS_TOPIC_ARN),
       requeue: new SqsSender(sqs, config.EVIDENCE_QUEUE_URL, undefined, overrides.timeScale),
+      parked: new ParkedJobStore(table),
+      retention: overrides.cardRetention ?? RETENTION_NOT_KNOWN_YET,
+      // The parked-evidence sweep's "footage at risk" claims (notices/deliver-once.ts).
+      claims: new NoticeClaims(table),
       observer: overrides.observer ?? logObserver(log),
       now: overrides.now ?? Date.now,
       ...(overrides.evidenceProgress && { progress: overrides.evidenceProgress }),
@@ -86,6 +93,13 @@ export function buildEvidenceRuntime(
     },
   };
 }
+
+/**
+ * A stand-in until the recorder's retention estimate (the CardRetention adapter, another part of
+ * issue 31) is wired here: nothing is known of any card, so every wait is the stage's maximum
+ * (EVIDENCE_MAX_WAIT_DAYS).
+ */
+const RETENTION_NOT_KNOWN_YET: CardRetention = { retentionDays: async () => undefined };
 
 /** Per account: its device-cloud client, and how its /api/gps is read for the evidence track. */
 function evidenceAccounts(

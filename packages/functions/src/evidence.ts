@@ -1,13 +1,13 @@
 import {
-  claimPackJobSchema,
   collectEvidence,
   evidenceJobSchema,
   isClaimPackMessage,
+  isParkedSweepMessage,
 } from "@fleet-alerts/core/evidence";
-import { parseAlertId } from "@fleet-alerts/core/share";
-import { buildClaimPackZip } from "./claim-pack/build-zip.js";
+import { buildRequestedClaimPack } from "./claim-pack/requested.js";
 import { handleEvidenceFailure } from "./evidence-failure.js";
 import { evidenceRuntimes } from "./evidence-runtime.js";
+import { sweepEveryAccount } from "./evidence-sweep.js";
 import { logger } from "./observability.js";
 import type { RuntimeOverrides } from "./runtime.js";
 import { sqsRecordHandler } from "./sqs-handler.js";
@@ -15,8 +15,8 @@ import { sqsRecordHandler } from "./sqs-handler.js";
 /**
  * The evidence function: one evidence job per message. A failed job comes back later, after a
  * growing delay, and after the queue's maxReceiveCount goes to the DLQ (evidence-failure.ts).
- * The same queue carries claim-pack jobs (a stored bag zipped for the incident page's download): a
- * failed one simply comes back, as SQS redelivers it, and then goes to the DLQ.
+ * The same queue carries claim-pack jobs (a stored bag zipped for the incident page's download) and
+ * the parked-evidence sweep: a failed one simply comes back, as SQS redelivers it, then the DLQ.
  */
 export function createEvidenceHandler(
   env: Readonly<Record<string, string | undefined>>,
@@ -26,12 +26,8 @@ export function createEvidenceHandler(
     async () => evidenceRuntimes(env, options),
     async (record, runtimeFor) => {
       const message: unknown = JSON.parse(record.body);
-      if (isClaimPackMessage(message)) {
-        const pack = claimPackJobSchema.parse(message);
-        logger.appendKeys({ alertId: pack.alertId });
-        const runtime = await runtimeFor(parseAlertId(pack.alertId).account);
-        return buildClaimPackZip(pack, { ...runtime.claimPacks, observer: runtime.deps.observer });
-      }
+      if (isClaimPackMessage(message)) return buildRequestedClaimPack(message, runtimeFor);
+      if (isParkedSweepMessage(message)) return sweepEveryAccount(env, runtimeFor);
       const job = evidenceJobSchema.parse(message);
       const { account, alertId, serialno, deviceid } = job;
       logger.appendKeys({ account, alertId, serialno, deviceid });

@@ -129,6 +129,7 @@ function levelOf(observation: Observation): keyof StructuredLogger {
       return observation.final ? "error" : "warn";
     case "event-rejected":
     case "evidence-unavailable":
+    case "evidence-at-risk":
       return "warn";
     default:
       return "info";

@@ -13,7 +13,7 @@ import {
 } from "@fleet-alerts/core/config";
 import { AccountLock, CursorStore } from "@fleet-alerts/core/cursor";
 import { DeviceCloudClient } from "@fleet-alerts/core/devicecloud";
-import type { EvidenceDependencies } from "@fleet-alerts/core/evidence";
+import { type EvidenceDependencies, ParkedJobStore } from "@fleet-alerts/core/evidence";
 import {
   alertLinkOf,
   NoticeClaims,
@@ -105,6 +105,8 @@ export interface RuntimeOverrides {
   timeScale?: number;
   /** How evidence downloads are going, for a live display. */
   evidenceProgress?: EvidenceDependencies["progress"];
+  /** Each device's card retention, where a test knows it (the evidence function has no estimate wired yet). */
+  cardRetention?: EvidenceDependencies["retention"];
   /** Smaller pages and chunks than production's, for tests that cross their boundaries with fewer events. */
   pollSizes?: Pick<PollerDependencies, "chunkEvents" | "pageEvents" | "scanSerials">;
 }
@@ -135,6 +137,8 @@ export async function buildRuntime(
     rejected: new RejectedEventStore(table),
     publisher: new SnsAlertPublisher(sns, config.ALERTS_TOPIC_ARN),
     evidenceQueue: new SqsSender(sqs, config.EVIDENCE_QUEUE_URL),
+    // Woken when the poll reads their device's Online event.
+    parkedEvidence: new ParkedJobStore(table),
     confirmQueue: new SqsSender(sqs, config.CONFIRM_QUEUE_URL, undefined, overrides.timeScale),
     ...(config.ESCALATION_QUEUE_URL && {
       escalationQueue: new SqsSender(sqs, config.ESCALATION_QUEUE_URL, undefined, overrides.timeScale),

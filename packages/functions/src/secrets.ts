@@ -3,9 +3,13 @@ import { GetParametersCommand, SSMClient, type SSMClientConfig } from "@aws-sdk/
 import {
   type AccountSettingsConfig,
   accountSettingsListSchema,
+  accountsSchema,
   ConfigError,
   deviceCloudSecretPrefix,
+  jsonEnv,
+  parseEnv,
 } from "@fleet-alerts/core/config";
+import * as z from "zod";
 import { cachedOnSuccess } from "./once.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -113,6 +117,19 @@ export async function withSecrets(
 }
 
 const ACCOUNT_SECRETS = ["BASE_URL", "USERNAME", "PASSWORD"] as const;
+
+/**
+ * The stage's account ids, reading no secret: the bundled accounts file in a deployed stage, else
+ * (the local mode, the tests) the environment's DEVICE_CLOUD_ACCOUNTS.
+ */
+export async function stageAccountIds(env: Env): Promise<string[]> {
+  if (env.SST_APP && env.DEVICE_CLOUD_ACCOUNTS === undefined)
+    return (await readAccountsFile(env)).map((account) => account.id);
+  return parseEnv(
+    z.object({ DEVICE_CLOUD_ACCOUNTS: jsonEnv(accountsSchema) }),
+    env,
+  ).DEVICE_CLOUD_ACCOUNTS.map((account) => account.id);
+}
 
 /**
  * The stage's accounts as infra/functions.ts bundled them (their rules files beside them). A file,

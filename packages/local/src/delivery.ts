@@ -7,8 +7,10 @@ import {
   DeleteMessageBatchCommand,
   type Message,
   ReceiveMessageCommand,
+  SendMessageCommand,
   type SQSClient,
 } from "@aws-sdk/client-sqs";
+import { PARKED_SWEEP_EVERY_MINUTES, PARKED_SWEEP_MESSAGE } from "@fleet-alerts/core/evidence";
 import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";
 import { sqsEvent } from "./sqs-event.js";
 
@@ -63,6 +65,26 @@ export function every(everyMs: number, step: () => Promise<unknown>): LoopStep {
   };
 }
 
+/** A schedule of every `minutes` of the simulated clock, at least a real second apart. */
+export function everySimulated(minutes: number, timeScale: number, run: () => Promise<unknown>): LoopStep {
+  return every(Math.max(1000, (minutes * 60_000) / timeScale), run);
+}
+
+/**
+ * The parked-evidence sweep's message on the evidence queue every PARKED_SWEEP_EVERY_MINUTES of the
+ * simulated clock (at least a real second apart), as its schedule sends it deployed (infra/evidence.ts).
+ */
+export function parkedSweepSchedule(sqs: SQSClient, evidenceQueueUrl: string, timeScale: number): LoopStep {
+  return everySimulated(PARKED_SWEEP_EVERY_MINUTES, timeScale, () =>
+    sqs.send(
+      new SendMessageCommand({
+        QueueUrl: evidenceQueueUrl,
+        MessageBody: JSON.stringify(PARKED_SWEEP_MESSAGE),
+      }),
+    ),
+  );
+}
+
 /**
  * An event source mapping with a maximum concurrency of `count` and batches of one: `count` loops,
  * each delivering one message at a time, so that no more than `count` run at once and the others
@@ -103,4 +125,10 @@ export function runLoops(steps: LoopStep[], onError: (error: Error) => void) {
       await Promise.all(loops);
     },
   };
+}
+
+/** A Lambda invocation's context: its time left counts down from the function's timeout. */
+export function lambdaContext(timeoutSeconds: number): Context {
+  const deadlineMs = Date.now() + timeoutSeconds * 1000;
+  return { getRemainingTimeInMillis: () => deadlineMs - Date.now() } as Context;
 }

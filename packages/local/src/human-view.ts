@@ -30,7 +30,7 @@ export function humanView(line: LocalLine, totals: LocalTotals, time: string): H
           shown`Groups: ${line.groups.names.join(", ")} (${line.groups.file}).`,
           ...(line.webhook ? [webhookText(line.webhook)] : []),
           shown`Incident pages are served at ${line.incident} (links: ${line.incident}/i/<token>).`,
-          shown`Alerts, suppressions, Offline checks, acknowledgements, escalations and stored evidence appear below; evidence is copied to ${line.evidenceDir}. Ctrl-C stops.`,
+          shown`Alerts, suppressions, Offline checks, acknowledgements, escalations, stored evidence and evidence waiting for its vehicle appear below; evidence is copied to ${line.evidenceDir}. Ctrl-C stops.`,
         ].join("\n"),
       };
     case "problem":
@@ -97,7 +97,13 @@ function observationText(observation: Exclude<Observation, { type: "poll-summary
     case "evidence-waiting":
       return shown`evidence waiting ${about(observation)}: retry ${observation.attempt} in ${observation.retryInSeconds} s`;
     case "evidence-unavailable":
-      return shown`evidence unavailable ${about(observation)}`;
+      return shown`evidence unavailable ${about(observation)} (${observation.footage === "overwritten" ? "overwritten: the vehicle stayed offline" : "not recorded"})`;
+    case "evidence-parked":
+      return shown`EVIDENCE PARKED ${about(observation)}: the vehicle is offline (since ${observation.offlineSince}); waiting for it until ${observation.keptUntil}${observation.retentionDays === null ? " (card retention unknown)" : ` (card keeps ~${observation.retentionDays} days)`}`;
+    case "evidence-woken":
+      return shown`EVIDENCE WOKEN ${about(observation)}: the vehicle is online again (${observation.by === "online-event" ? "its Online event" : "the online list"}), fetching`;
+    case "evidence-at-risk":
+      return shown`FOOTAGE AT RISK ${about(observation)}: offline since ${observation.offlineSince}, overwritten after ${observation.keptUntil}; ${observation.recipients} recipient(s) told`;
     case "alert-acknowledged":
       return shown`acknowledged ${about(observation)} at ${observation.at}${observation.tokenId ? ` (link ${observation.tokenId})` : ""}`;
     case "alert-escalated":
@@ -187,7 +193,7 @@ export function summaryLine(totals: LocalTotals): string {
     `Summary: ${totals.eventsRead} events read, ${count["alert-published"]} alerts, ${count["alert-suppressed"]} suppressed, ${count["alert-stale"]} stale, ${count["event-rejected"]} rejected, ${count["alert-failed"]} failed, ${count["record-set-aside"]} set aside;`,
     `Offline ${count["offline-scheduled"]} scheduled, ${count["offline-confirmed"]} confirmed, ${count["offline-suppressed"]} suppressed, ${count["offline-cancelled"]} cancelled;`,
     `${count["alert-acknowledged"]} acknowledged, ${count["alert-escalated"]} levels escalated, ${count["escalation-cancelled"]} cancelled by an acknowledgement;`,
-    `evidence ${count["evidence-stored"]} stored, ${count["evidence-unavailable"]} unavailable, ${count["evidence-failed"]} failed, ${totals.evidencePending} pending;`,
+    `evidence ${count["evidence-stored"]} stored, ${count["evidence-unavailable"]} unavailable, ${count["evidence-failed"]} failed, ${totals.evidencePending} pending (${count["evidence-parked"]} parked, ${count["evidence-woken"]} woken, ${count["evidence-at-risk"]} at risk);`,
     `${totals.problems} problems.`,
   ].join(" ");
 }

@@ -20,13 +20,22 @@ import { createPollHandler } from "@fleet-alerts/functions/poll";
 import { createRecorderAuditHandler } from "@fleet-alerts/functions/recorder-audit";
 import { createWebhookHandler } from "@fleet-alerts/functions/webhook";
 import type { DeviceIdentity, EventCoordinates, Simulator } from "@fleet-alerts/simulator";
-import type { Context } from "aws-lambda";
 import { DEFAULT_ACCOUNT_COUNT, passwordEnvOf, REAL_ACCOUNT_ID, simulatedAccountIds } from "./accounts.js";
-import { CONTEXT, consumers, deliver, every, runLoops } from "./delivery.js";
+import {
+  CONTEXT,
+  consumers,
+  deliver,
+  every,
+  everySimulated,
+  lambdaContext,
+  parkedSweepSchedule,
+  runLoops,
+} from "./delivery.js";
 import { type Emulators, startEmulators } from "./emulators.js";
 import { publishEndpoints } from "./endpoints-file.js";
 import { copyBag, throttled } from "./evidence-files.js";
 import { DEFAULT_GROUPS_FILE, forAccounts, LOCAL_WEBHOOK_TARGET } from "./groups.js";
+import { problemLogger } from "./problem-logger.js";
 import { subscribeRecipients } from "./recipients-inbox.js";
 import { type LocalLine, type LocalTotals, reporting } from "./report.js";
 import { startSimulatedFleets } from "./simulated-fleets.js";
@@ -140,7 +149,8 @@ export async function startLocalPipeline(
     // The local mode's receivers may be plain http on this machine (never set in a deployed stage).
     WEBHOOK_ALLOW_LOOPBACK_HTTP: "1",
     FLEET_TIME_ZONE: options.fleetTimeZone,
-    EVIDENCE_GIVE_UP_HOURS: "1",
+    // A simulated day: at 300x a parked job's "at risk" notice comes after 2.4 real minutes, its give-up after 4.8.
+    EVIDENCE_MAX_WAIT_DAYS: "1",
     CLAIM_SOURCE_ORGANIZATION: "fleet-alerts local mode",
     // One run's alert links: they open this run's incident pages, and no later run's. Used only
     // once PUBLIC_BASE_URL is set (the local incident app's address).
@@ -214,8 +224,7 @@ export async function startLocalPipeline(
   // (Standard Webhooks allows five minutes), and the simulated one runs ahead by minutes a second.
   const webhook = createWebhookHandler(handlerEnv, { ...overrides, now: Date.now });
   const notices = createNoticesHandler(handlerEnv, overrides);
-  // Runs as often as a stage's default schedule, hourly on the simulated clock: the first run audits
-  // the day before the start (the simulator's history), later ones each day once it is due.
+  // Hourly on the simulated clock, as a stage's default: the first run audits the day before the start.
   const recorderAudit = createRecorderAuditHandler(handlerEnv, overrides);
   const { sqs } = emulators.clients;
   const inboxes = await subscribeRecipients(emulators, sqs, groups);
@@ -235,9 +244,10 @@ export async function startLocalPipeline(
       ),
       () => deliver(sqs, emulators.queues.escalation, escalate),
       () => deliver(sqs, emulators.queues.webhook, webhook),
-      // Every 5 minutes deployed; here every 5 simulated minutes, at least once a real second.
-      every(Math.max(1000, 300_000 / overrides.timeScale), () => notices({}, CONTEXT)),
-      every(Math.max(1000, 3_600_000 / overrides.timeScale), () => recorderAudit({}, lambdaContext(240))),
+      // Every 5 minutes deployed; here every 5 simulated minutes.
+      everySimulated(5, overrides.timeScale, () => notices({}, CONTEXT)),
+      everySimulated(60, overrides.timeScale, () => recorderAudit({}, lambdaContext(240))),
+      parkedSweepSchedule(sqs, emulators.queues.evidence, overrides.timeScale),
       every(500, async () => {
         for (const line of await inboxes.read()) report(line);
       }),
@@ -281,24 +291,6 @@ export async function startLocalPipeline(
       await rm(groupsFolder, { recursive: true, force: true });
       report({ type: "local-summary", ...totals() });
       return totals();
-    },
-  };
-}
-
-/** A Lambda invocation's context: its time left counts down from the function's timeout. */
-function lambdaContext(timeoutSeconds: number): Context {
-  const deadlineMs = Date.now() + timeoutSeconds * 1000;
-  return { getRemainingTimeInMillis: () => deadlineMs - Date.now() } as Context;
-}
-
-/** Errors the handlers log are the problems the views list; the rest they observe. */
-function problemLogger(problem: (message: string) => void): StructuredLogger {
-  return {
-    info: () => undefined,
-    warn: () => undefined,
-    error: (message, attributes) => {
-      const detail = attributes.error ?? attributes.reason;
-      problem(detail === undefined ? message : `${message}: ${String(detail)}`);
     },
   };
 }

@@ -1,5 +1,10 @@
 import { MAX_PUBLIC_BASE_URL_LENGTH } from "@fleet-alerts/core/alerts";
-import { type EvidenceManifest, evidenceAnnouncement, evidenceJobSchema } from "@fleet-alerts/core/evidence";
+import {
+  atRiskAnnouncement,
+  type EvidenceManifest,
+  evidenceAnnouncement,
+  evidenceJobSchema,
+} from "@fleet-alerts/core/evidence";
 import { describe, expect, it } from "vitest";
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
@@ -127,5 +132,48 @@ describe("evidence announcement: the alert's incident link", () => {
     const message = evidenceAnnouncement(jobFor("0012345678"), stored);
     expect(message.email).not.toContain("/i/");
     expect(message.sms).toBe("Evidence ready: 0012345678 event 1000123, 2 clip(s)");
+  });
+});
+
+describe("footage at risk, and footage overwritten while the vehicle stayed offline", () => {
+  const wait = {
+    offlineSinceMs: Date.parse("2026-03-29T01:31:00Z"),
+    keptUntilMs: Date.parse("2026-03-31T01:30:00Z"),
+    retentionDays: 2,
+  };
+  const link = `https://${"x".repeat(MAX_PUBLIC_BASE_URL_LENGTH - "https://".length)}/i/${"T".repeat(22)}`;
+
+  it("says until when the card keeps it and what to do, within the subject's and the SMS's limits", () => {
+    for (const deviceid of ["0012345678", "Фура 12 ü", "dev\u2028ice", "V".repeat(128)]) {
+      const message = atRiskAnnouncement(jobFor(deviceid), wait, link);
+      expect(message.subject).toMatch(/^Footage at risk - /);
+      expect(message.subject).toMatch(PRINTABLE_ASCII);
+      expect(message.subject.length).toBeLessThan(100);
+      expect(message.sms.length).toBeLessThanOrEqual(160);
+      expect(message.sms.endsWith(` ${link}`)).toBe(true);
+      expect(message.email.split("\n")[0]).toContain("event 1000123");
+      expect(message.default).not.toContain(link);
+    }
+    const message = atRiskAnnouncement(jobFor("0012345678"), { ...wait, retentionDays: null });
+    expect(message.email).toContain(
+      "offline since 2026-03-29 01:31:00 UTC, and its card's retention is not known, so the longest wait this deployment allows was used: unless the vehicle comes online (ignition on, within network coverage) before 2026-03-31 01:30:00 UTC, the footage will be overwritten.",
+    );
+    expect(message.attributes.evidence_status).toEqual({ DataType: "String", StringValue: "at-risk" });
+    expect(JSON.parse(message.default)).toMatchObject({ status: "at-risk", retentionDays: null });
+  });
+
+  it("says why there is no video when the card overwrote it", () => {
+    const overwritten = {
+      offlineSince: "2026-03-29T01:31:00.000Z",
+      keptUntil: "2026-03-31T01:30:00.000Z",
+      retentionDays: 2,
+    };
+    const message = evidenceAnnouncement(jobFor("0012345678"), { status: "unavailable", overwritten });
+    expect(message.email).toContain(
+      "No video: the vehicle was offline from 2026-03-29 01:31:00 UTC and did not come back online before 2026-03-31 01:30:00 UTC, by when the recorder will have overwritten the footage (its card keeps footage about 2 days).",
+    );
+    expect(JSON.parse(message.default)).toMatchObject({
+      footage: { outcome: "overwritten", ...overwritten },
+    });
   });
 });

@@ -89,6 +89,37 @@ describe("the incident page in Chromium", () => {
     await context.close();
   });
 
+  it("shows evidence waiting for its vehicle: offline since when, kept on the card until when, in the fleet's zone", async () => {
+    const token = randomBytes(24).toString("base64url");
+    const grant = served.world.share(token, alertRef("acme", 2002n, "overspeed"));
+    const waiting = storedIncident({
+      evidence: {
+        status: "waiting",
+        offlineSinceMs: Date.parse("2026-03-14T09:31:00Z"),
+        keptUntilMs: Date.parse("2026-03-21T09:30:00Z"),
+        retentionDays: 7,
+      },
+      track: [],
+    });
+    const { window: _window, ...withoutWindow } = waiting;
+    served.world.addIncident(grant.alertId, withoutWindow);
+    const context = await localContext(browser);
+    const page = await context.newPage();
+    page.setDefaultTimeout(5000);
+    await page.goto(`${served.origin}/i/${token}`);
+    const evidence = ((await page.locator("#evidence").textContent()) ?? "").replace(/\s+/g, " ");
+    expect(evidence).toContain(
+      "Evidence: waiting for the vehicle to come online (offline since 2026-03-14 10:31:00 Europe/Berlin (UTC+01:00); kept on the card until about 2026-03-21 10:30:00 Europe/Berlin (UTC+01:00)).",
+    );
+    expect(evidence).toContain("UTC: offline since 2026-03-14 09:31:00 UTC; until 2026-03-21 09:30:00 UTC.");
+    // Nothing to play or download yet.
+    expect(await page.locator("video").count()).toBe(0);
+    expect(await page.getByText("Download the claim pack").count()).toBe(0);
+    await mkdir("test-artifacts", { recursive: true });
+    await page.screenshot({ path: "test-artifacts/incident-page-waiting.png", fullPage: true });
+    await context.close();
+  });
+
   it("refuses the form posted from another site, even with the right form proof", async () => {
     const token = randomBytes(24).toString("base64url");
     const grant = served.world.share(token, alertRef("acme", 3003n, "overspeed"));

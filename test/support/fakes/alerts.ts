@@ -4,6 +4,7 @@ import {
   type AlertRecords,
   alertIdOf,
   type ChunkAlertRecord,
+  type EvidenceWaiting,
   type NewAlertRecord,
   type OutgoingAlert,
   type Publication,
@@ -115,6 +116,14 @@ export class FakeAlertRecords implements AlertRecords {
       evidenceKeys: outcome.keys ?? [],
       evidenceError: outcome.error ?? "",
     });
+  }
+
+  async setEvidenceWaiting(alert: Key, waiting: EvidenceWaiting): Promise<boolean> {
+    const record = this.#records.get(keyOf(alert));
+    if (!record || record.evidenceStatus === "stored" || record.evidenceStatus === "unavailable")
+      return false;
+    Object.assign(record, { evidenceStatus: "waiting", evidenceWaiting: waiting });
+    return true;
   }
 
   async claimEvidenceAnnouncement(alert: Key, nowMs: number): Promise<boolean> {

@@ -12,6 +12,7 @@ import { fakeSetAside } from "./set-aside.js";
 export * from "./alerts.js";
 export * from "./cursor.js";
 export * from "./device-cloud.js";
+export * from "./evidence.js";
 export * from "./offline.js";
 export * from "./poller.js";
 export * from "./queue.js";

@@ -9,6 +9,7 @@ import {
   type AlertStatus,
   alertIdOf,
   alertItemSchema,
+  type EvidenceWaiting,
   type NewAlertRecord,
 } from "./record.js";
 
@@ -147,6 +148,22 @@ export class AlertStore implements AlertRecords {
         ":error": outcome.error ?? "",
       },
     });
+  }
+
+  setEvidenceWaiting(alert: AlertKey, waiting: EvidenceWaiting): Promise<boolean> {
+    return conditionally(() =>
+      updateAlertItem(this.table, alert, {
+        UpdateExpression: "SET evidenceStatus = :waiting, evidenceWaiting = :wait",
+        // A missing status is in no list: NOT ... IN holds for it.
+        ConditionExpression: "attribute_exists(pk) AND NOT evidenceStatus IN (:stored, :unavailable)",
+        ExpressionAttributeValues: {
+          ":waiting": "waiting",
+          ":wait": waiting,
+          ":stored": "stored",
+          ":unavailable": "unavailable",
+        },
+      }),
+    );
   }
 
   /** True the first time only: the "evidence ready" message is sent once per alert. */

@@ -1,6 +1,6 @@
 import type { Route } from "../routing/route.js";
 import type { AlertMessage } from "./message.js";
-import type { AlertRecord, NewAlertRecord } from "./record.js";
+import type { AlertRecord, EvidenceWaiting, NewAlertRecord } from "./record.js";
 
 /** Alert records: the idempotency key of one alert (account + serialno + rule), moved forward through their states. */
 export interface AlertRecords {
@@ -44,6 +44,14 @@ export interface AlertRecords {
     alert: Pick<AlertRecord, "account" | "serialno" | "ruleId">,
     outcome: { status: "stored" | "unavailable" | "failed"; keys?: string[]; error?: string },
   ): Promise<void>;
+  /**
+   * The evidence is parked until the vehicle comes online; false (nothing written) once the
+   * evidence has settled, so that a park that loses a race with its own wake never hides the result.
+   */
+  setEvidenceWaiting(
+    alert: Pick<AlertRecord, "account" | "serialno" | "ruleId">,
+    waiting: EvidenceWaiting,
+  ): Promise<boolean>;
   /** True the first time only: the "evidence ready" message is sent once per alert. */
   claimEvidenceAnnouncement(
     alert: Pick<AlertRecord, "account" | "serialno" | "ruleId">,

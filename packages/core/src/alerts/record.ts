@@ -18,6 +18,17 @@ export type EvidenceRequest = z.output<typeof evidenceRequestSchema>;
 /** A rule's escalation policy as the alert fired with it: later rule changes do not reach it. */
 const escalationPolicySchema = z.object({ afterSeconds: z.number().int(), levels: z.number().int() });
 
+/**
+ * Evidence parked until its vehicle comes online (evidence/waiting.ts): offline since when, and
+ * until when the footage is waited for (the card's retention, or the stage's maximum when unknown).
+ */
+export const evidenceWaitingSchema = z.object({
+  offlineSinceMs: z.number(),
+  keptUntilMs: z.number(),
+  retentionDays: z.number().nullable(),
+});
+export type EvidenceWaiting = z.output<typeof evidenceWaitingSchema>;
+
 /** Who acknowledged the alert, when, and through which share link (none: from the CLI, say). */
 export const acknowledgementSchema = z.object({
   by: z.string(),
@@ -59,7 +70,9 @@ export const alertItemSchema = z.object({
   request: footageRequestSchema.optional(),
   /** The event as received, as JSON (serialno as digits): evidence manifests quote it. */
   event: z.string().optional(),
-  evidenceStatus: z.enum(["pending", "stored", "unavailable", "failed"]).optional(),
+  /** `waiting`: parked until the vehicle comes online (`evidenceWaiting` says since when, until when). */
+  evidenceStatus: z.enum(["pending", "waiting", "stored", "unavailable", "failed"]).optional(),
+  evidenceWaiting: evidenceWaitingSchema.optional(),
   evidenceKeys: z.array(z.string()).optional(),
   evidenceError: z.string().optional(),
   /** The first message's id (an alert goes out as one message per recipient). */
@@ -92,6 +105,7 @@ export type NewAlertRecord = Omit<
   | "alertId"
   | "chunkFrom"
   | "evidenceStatus"
+  | "evidenceWaiting"
   | "evidenceKeys"
   | "evidenceError"
   | "snsMessageId"

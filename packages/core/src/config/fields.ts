@@ -9,12 +9,13 @@ import { utcOffsetSchema } from "../devicecloud/playback-request.js";
  * numeric ones in `fromEnvString`.
  */
 
-/** Footage still not recorded this long after the event is given up as unavailable (at most 30 days). */
-export const evidenceGiveUpHoursSchema = z
-  .number()
-  .positive()
-  .max(24 * 30);
-export const DEFAULT_EVIDENCE_GIVE_UP_HOURS = 48;
+/**
+ * The longest an evidence job waits for its footage, in days after the event (fractions allowed:
+ * tests and the local mode wait hours): the card's retention when it is known and shorter, else this.
+ * A parked job (the vehicle offline) is given up when it has passed; so is one still not recorded.
+ */
+export const evidenceMaxWaitDaysSchema = z.number().positive().max(366);
+export const DEFAULT_EVIDENCE_MAX_WAIT_DAYS = 14;
 
 /** The most one chunk window's /api/gps lookups may take; 0 never calls /api/gps. */
 export const gpsLookupBudgetMsSchema = z.number().int().min(0).max(30_000);

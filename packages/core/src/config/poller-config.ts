@@ -7,11 +7,11 @@ import { jsonEnv } from "./env.js";
 import {
   alertLinkEnvFields,
   DEFAULT_DEADLINE_MARGIN_SECONDS,
-  DEFAULT_EVIDENCE_GIVE_UP_HOURS,
+  DEFAULT_EVIDENCE_MAX_WAIT_DAYS,
   DEFAULT_GPS_LOOKUP_BUDGET_MS,
   DEFAULT_SOURCE_ORGANIZATION,
   DEFAULT_TSA_TIMEOUT_MS,
-  evidenceGiveUpHoursSchema,
+  evidenceMaxWaitDaysSchema,
   fromEnvString,
   gpsLookupBudgetMsSchema,
   linkBaseUrlSchema,
@@ -156,7 +156,8 @@ export const evidenceEnvSchema = z.object({
   DEVICE_CLOUD_ACCOUNTS: jsonEnv(accountsSchema),
   /** The fleet's UTC offset for playback timestamps and record days (+hhmm). */
   FLEET_UTC_OFFSET: utcOffsetSchema.default(0),
-  EVIDENCE_GIVE_UP_HOURS: fromEnvString(evidenceGiveUpHoursSchema).default(DEFAULT_EVIDENCE_GIVE_UP_HOURS),
+  /** The longest footage is waited for after its event, when the card's retention is unknown or longer. */
+  EVIDENCE_MAX_WAIT_DAYS: fromEnvString(evidenceMaxWaitDaysSchema).default(DEFAULT_EVIDENCE_MAX_WAIT_DAYS),
   /** First wait before looking again for footage not recorded yet; doubles each time. */
   EVIDENCE_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(SQS_MAX_DELAY_SECONDS).default(60),
   /** The evidence queue's maxReceiveCount: the last receive marks the evidence failed before the DLQ. */

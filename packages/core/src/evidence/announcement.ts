@@ -5,7 +5,8 @@ import { SMS_SEGMENT_LENGTH, toAscii, toGsm } from "../text/alphabet.js";
 import { deviceShown } from "../text/display.js";
 import { fitLine } from "../text/fit.js";
 import type { EvidenceJob } from "./job.js";
-import type { EvidenceManifest } from "./manifest.js";
+import { type EvidenceManifest, isClaimPackManifest, type OverwrittenFootage } from "./manifest.js";
+import { atRiskSentence, overwrittenSentence } from "./waiting-text.js";
 
 /**
  * The "evidence ready" (or "unavailable") message to the alerts topic. Its `kind` attribute is
@@ -19,27 +20,20 @@ export function evidenceAnnouncement(
   job: EvidenceJob,
   outcome:
     | { status: "stored"; bucket: string; manifestKey: string; manifest: EvidenceManifest }
-    | { status: "unavailable" },
+    | { status: "unavailable"; overwritten?: OverwrittenFootage },
   link?: string,
 ): AlertMessage {
-  const attributes = stringAttributes({
-    kind: "evidence",
-    evidence_status: outcome.status,
-    alert_id: job.alertId,
-    account: job.account,
-    rule: job.ruleId,
-    severity: job.severity,
-    deviceid: job.deviceid,
-  });
-  const what = `device ${deviceShown(job.deviceid)}, event ${job.serialno} (${job.eventtime})`;
+  const attributes = noticeAttributes(job, outcome.status);
+  const what = eventDescription(job);
   const event = ` event ${job.serialno}`;
-  const linkLine =
-    link === undefined
-      ? ""
-      : `\nOpen the incident (video, hashes, acknowledge): ${link}\nThe link is for your team: anyone who has it can open this alert until it expires.\n`;
+  const linkLine = incidentLinkLine(link);
   const sms = (head: string, tail: string) => smsLine(head, job.deviceid, tail, link);
   if (outcome.status === "unavailable") {
-    const text = `No video evidence could be fetched for ${what}: the device has not recorded or uploaded those minutes.`;
+    const text = `No video evidence could be fetched for ${what}: ${
+      outcome.overwritten
+        ? overwrittenSentence(outcome.overwritten)
+        : "the device has not recorded or uploaded those minutes."
+    }`;
     return {
       subject: subjectLine("Evidence unavailable - ", job.deviceid),
       email: `${text}\n${linkLine}\nAlert: ${job.alertId}\n`,
@@ -50,6 +44,7 @@ export function evidenceAnnouncement(
         alertId: job.alertId,
         deviceid: job.deviceid,
         serialno: job.serialno,
+        ...(outcome.overwritten && { footage: { outcome: "overwritten", ...outcome.overwritten } }),
       }),
       attributes,
     };
@@ -64,10 +59,9 @@ export function evidenceAnnouncement(
     : "";
   // Sets since claim packs are a bag under the manifest's folder, with a report to open.
   const bag = outcome.manifestKey.slice(0, -"manifest.json".length);
-  const claimPack =
-    manifest.version === 3
-      ? `\nClaim pack (a BagIt bag; open its report.html): s3://${outcome.bucket}/${bag}\nFor an insurer: fleet-alerts evidence pack ${job.alertId} --out claim.zip\n`
-      : "";
+  const claimPack = isClaimPackManifest(manifest)
+    ? `\nClaim pack (a BagIt bag; open its report.html): s3://${outcome.bucket}/${bag}\nFor an insurer: fleet-alerts evidence pack ${job.alertId} --out claim.zip\n`
+    : "";
   return {
     subject: subjectLine("Evidence ready - ", job.deviceid, event),
     email: `Video evidence is stored for ${what}.\n\nManifest: s3://${outcome.bucket}/${outcome.manifestKey}\nClips:\n${lines.join("\n")}\n${partial}${claimPack}${linkLine}\nAlert: ${job.alertId}\n`,
@@ -85,6 +79,57 @@ export function evidenceAnnouncement(
     }),
     attributes,
   };
+}
+
+/**
+ * "Footage at risk": the alert's footage is still on the card of a vehicle offline for more than half
+ * of the card's retention. Sent once per alert (sweep.ts), with the alert's link as its evidence
+ * notice carries it; `kind` evidence, `evidence_status` at-risk.
+ */
+export function atRiskAnnouncement(
+  job: EvidenceJob,
+  wait: { offlineSinceMs: number; keptUntilMs: number; retentionDays: number | null },
+  link?: string,
+): AlertMessage {
+  return {
+    subject: subjectLine("Footage at risk - ", job.deviceid),
+    email: `Footage at risk for ${eventDescription(job)}.\n\n${atRiskSentence(wait)}\n${incidentLinkLine(link)}\nAlert: ${job.alertId}\n`,
+    sms: smsLine("Footage at risk, bring online: ", job.deviceid, ` event ${job.serialno}`, link),
+    default: JSON.stringify({
+      kind: "evidence",
+      status: "at-risk",
+      alertId: job.alertId,
+      deviceid: job.deviceid,
+      serialno: job.serialno,
+      offlineSince: new Date(wait.offlineSinceMs).toISOString(),
+      keptUntil: new Date(wait.keptUntilMs).toISOString(),
+      retentionDays: wait.retentionDays,
+    }),
+    attributes: noticeAttributes(job, "at-risk"),
+  };
+}
+
+/** An evidence notice's attributes: subscribers filter on `kind` and `evidence_status`. */
+function noticeAttributes(job: EvidenceJob, status: "stored" | "unavailable" | "at-risk") {
+  return stringAttributes({
+    kind: "evidence",
+    evidence_status: status,
+    alert_id: job.alertId,
+    account: job.account,
+    rule: job.ruleId,
+    severity: job.severity,
+    deviceid: job.deviceid,
+  });
+}
+
+function eventDescription(job: EvidenceJob): string {
+  return `device ${deviceShown(job.deviceid)}, event ${job.serialno} (${job.eventtime})`;
+}
+
+function incidentLinkLine(link: string | undefined): string {
+  return link === undefined
+    ? ""
+    : `\nOpen the incident (video, hashes, acknowledge): ${link}\nThe link is for your team: anyone who has it can open this alert until it expires.\n`;
 }
 
 /** Printable ASCII within SNS's subject limit; only the device id is cut. */

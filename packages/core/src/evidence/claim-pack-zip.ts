@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { isMessageOfKind } from "./job.js";
 
 /**
  * The message that asks the evidence function for an alert's claim pack as one zip: the incident
@@ -14,9 +15,7 @@ export type ClaimPackJob = z.output<typeof claimPackJobSchema>;
 
 /** A queue message meant as a claim-pack job (then parsed by `claimPackJobSchema`, which names what is wrong). */
 export function isClaimPackMessage(message: unknown): boolean {
-  return (
-    typeof message === "object" && message !== null && "kind" in message && message.kind === "claim-pack"
-  );
+  return isMessageOfKind(message, "claim-pack");
 }
 
 /** The staging bucket's folder of claim-pack zips; the functions' grants are limited to it (infra). */

@@ -3,14 +3,14 @@ import { BAG_FILES } from "./bag/bag-layout.js";
 import { type BagEntry, bagDeclaration, bagInfo, manifestOf } from "./bag/format.js";
 import { claimReportModel, type ReportSettings } from "./claim-report-model.js";
 import type { EvidenceJob } from "./job.js";
-import type { CurrentManifest } from "./manifest.js";
+import type { ClaimPackManifest } from "./manifest.js";
 import type { EvidenceSink, StoredObject } from "./ports.js";
 import { renderClaimReport } from "./report/claim-report.js";
 import { type TrackGeoJson, trackGeoJsonSchema } from "./track-geojson.js";
 
 /** A settled evidence set's custody record, as stored (the tag manifest lists its bytes). */
 export interface SettledSet {
-  manifest: CurrentManifest;
+  manifest: ClaimPackManifest;
   stored: StoredObject;
 }
 
@@ -71,7 +71,7 @@ export async function writeClaimPack(
 const TEXT = "text/plain; charset=utf-8";
 
 /** The payload as the custody record lists it: every digest computed when the file was stored. */
-function payloadEntries(manifest: CurrentManifest, inBag: (key: string) => string): BagEntry[] {
+function payloadEntries(manifest: ClaimPackManifest, inBag: (key: string) => string): BagEntry[] {
   const track = manifest.track.status === "stored" ? [manifest.track] : [];
   return [...manifest.clips, manifest.eventFile, ...track].map((file) => ({
     path: inBag(file.key),
@@ -82,7 +82,7 @@ function payloadEntries(manifest: CurrentManifest, inBag: (key: string) => strin
 
 /** The stored track, for the report's map and chart (a replay has it only in the bucket). */
 async function readTrack(
-  manifest: CurrentManifest,
+  manifest: ClaimPackManifest,
   deps: { store: Pick<EvidenceSink, "readObject"> },
 ): Promise<TrackGeoJson | undefined> {
   if (manifest.track.status !== "stored") return undefined;

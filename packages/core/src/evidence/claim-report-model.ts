@@ -1,9 +1,10 @@
 import { eventCodeName } from "../devicecloud/codes.js";
 import { displayName } from "../text/display.js";
 import type { EvidenceJob } from "./job.js";
-import type { CurrentManifest, TrackGap } from "./manifest.js";
+import { type ClaimPackManifest, footageOf, type TrackGap } from "./manifest.js";
 import type { ClaimReportModel, ReportFile, ReportTrackPoint } from "./report/model.js";
 import type { TrackGeoJson } from "./track-geojson.js";
+import { overwrittenSentence } from "./waiting-text.js";
 
 /** What the report says when the track could not be had, by the manifest's reason. */
 const TRACK_GAP_TEXT: Record<TrackGap, string> = {
@@ -33,7 +34,7 @@ export type ReportAlertFacts = Pick<EvidenceJob, "alert" | "event" | "serialno" 
  */
 export function claimReportModel(
   job: ReportAlertFacts,
-  manifest: CurrentManifest,
+  manifest: ClaimPackManifest,
   track: TrackGeoJson | undefined,
   prefix: string,
   settings: ReportSettings,
@@ -109,7 +110,7 @@ export function claimReportModel(
 }
 
 /** The payload and the custody record, as the report lists them. */
-function payloadFiles(manifest: CurrentManifest, inBag: (key: string) => string): ReportFile[] {
+function payloadFiles(manifest: ClaimPackManifest, inBag: (key: string) => string): ReportFile[] {
   const clips = manifest.clips.map((clip) => ({
     path: inBag(clip.key),
     bytes: clip.bytes,
@@ -142,9 +143,11 @@ function payloadFiles(manifest: CurrentManifest, inBag: (key: string) => string)
 }
 
 /** One sentence per thing that could not be had, with why. */
-function missingSentences(manifest: CurrentManifest): string[] {
+function missingSentences(manifest: ClaimPackManifest): string[] {
   const sentences: string[] = [];
-  if (manifest.clips.length === 0)
+  const footage = footageOf(manifest);
+  if (footage.outcome === "overwritten") sentences.push(overwrittenSentence(footage));
+  else if (manifest.clips.length === 0)
     sentences.push(
       "No video: the recorder's record map showed no recording in the window when the evidence was given up (the device had not recorded or uploaded those minutes).",
     );

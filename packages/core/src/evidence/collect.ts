@@ -1,30 +1,29 @@
 import type { AlertPublisher, AlertRecords } from "../alerts/ports.js";
-import { SQS_MAX_DELAY_SECONDS } from "../aws-limits.js";
-import { awsJson } from "../aws-text.js";
 import { formatPlaybackTimestamp } from "../devicecloud/playback-request.js";
 import type { DeviceCloud } from "../devicecloud/ports.js";
 import type { Observer } from "../observer.js";
-import { type JobQueue, sendEvery } from "../queue/ports.js";
-import { UNROUTED_RECIPIENT } from "../routing/route.js";
-import { evidenceAnnouncement } from "./announcement.js";
+import type { JobQueue } from "../queue/ports.js";
+import type { CardRetention } from "../recorder/ports.js";
 import { BAG_FILES } from "./bag/bag-layout.js";
-import { type SettledSet, writeClaimPack } from "./claim-pack.js";
 import { collectClips } from "./collect-clips.js";
+import { checkFootage } from "./footage-check.js";
 import { type EvidenceJob, jobIds } from "./job.js";
 import { eventKey, evidencePrefix, manifestKey } from "./layout.js";
-import { type CurrentManifest, type EvidenceManifest, listedKeys } from "./manifest.js";
-import type { EvidenceSink } from "./ports.js";
+import { type CurrentManifest, isClaimPackManifest } from "./manifest.js";
+import type { EvidenceSink, ParkedEvidence } from "./ports.js";
+import { finish, packAndStamp } from "./settle.js";
 import type { TsaSettings } from "./timestamp/index.js";
-import { stampClaimPack, type TimestampOutcomeKind } from "./timestamping.js";
 import { collectTrack, type TrackSettings } from "./track.js";
-import type { TrackGeoJson } from "./track-geojson.js";
-import { coverage, evidenceWindow, recordDaysTouched } from "./window.js";
+import { evidenceWindow } from "./window.js";
 
 export interface EvidenceSettings {
   /** The fleet's UTC offset, minutes east: how playback timestamps and record days are written. */
   utcOffsetMinutes: number;
-  /** After this long since the event, footage still not recorded is given up as unavailable. */
-  giveUpAfterMs: number;
+  /**
+   * The longest footage not on the device cloud is waited for, in days after the event: the card's
+   * retention when it is known and shorter (waiting.ts).
+   */
+  maxWaitDays: number;
   /** First wait before looking again for footage not recorded yet; doubles each time (SQS: 900 s at most). */
   retryDelaySeconds: number;
   evidenceBucket: string;
@@ -50,6 +49,10 @@ export interface EvidenceDependencies {
   publisher: AlertPublisher;
   /** The evidence queue itself, to come back later for footage not recorded yet. */
   requeue: JobQueue;
+  /** Where a job waits while its device is offline (park.ts). */
+  parked: ParkedEvidence;
+  /** How long each device's card keeps its footage: when a waiting job gives up. */
+  retention: CardRetention;
   observer: Observer;
   now: () => number;
   /** Told how a download is going (the local mode shows it); `totalBytes` when the service said. */
@@ -65,6 +68,8 @@ export type EvidenceOutcome =
   | { kind: "stored"; manifestKey: string; clips: number; partial: boolean }
   | { kind: "already-stored"; manifestKey: string }
   | { kind: "not-recorded-yet"; retryInSeconds: number }
+  /** Kept until the device comes online (park.ts). */
+  | { kind: "parked" }
   | { kind: "unavailable" };
 
 /**
@@ -85,7 +90,7 @@ export async function collectEvidence(
   if (existing) {
     // Sets stored before claim packs (versions 1 and 2) keep their layout: their clips are not under
     // data/ and, under Object Lock, cannot be moved there.
-    if (existing.manifest.version === 3)
+    if (isClaimPackManifest(existing.manifest))
       await packAndStamp(
         job,
         prefix,
@@ -97,30 +102,15 @@ export async function collectEvidence(
     return { kind: "already-stored", manifestKey: key };
   }
 
-  const eventMs = Date.parse(job.eventtime);
-  const window = evidenceWindow(eventMs, job.secondsBefore, job.secondsAfter);
-  // Two days at most, of 1,440 values each: the job's window is at most an hour each side (job.ts).
-  const maps = await Promise.all(
-    recordDaysTouched(window, settings.utcOffsetMinutes).map(async (dateSeconds) => ({
-      dateSeconds,
-      map: await deps.client.dailyRecordMap({ deviceid: job.deviceid, date: dateSeconds }),
-    })),
-  );
-  const recorded = coverage(window, maps);
-  if (!recorded.recordedSpan && deps.now() - eventMs <= settings.giveUpAfterMs) {
-    // The device may be offline or not synced yet: look again later, waiting longer each time.
-    const retryInSeconds = Math.min(SQS_MAX_DELAY_SECONDS, settings.retryDelaySeconds * 2 ** job.attempt);
-    await sendEvery(deps.requeue, [
-      { body: awsJson({ ...job, attempt: job.attempt + 1 }), delaySeconds: retryInSeconds },
-    ]);
-    deps.observer.observe({ type: "evidence-waiting", ...ids, retryInSeconds, attempt: job.attempt });
-    return { kind: "not-recorded-yet", retryInSeconds };
-  }
-
+  const window = evidenceWindow(Date.parse(job.eventtime), job.secondsBefore, job.secondsAfter);
+  const footage = await checkFootage(job, window, settings, deps);
+  if (footage.kind === "waiting") return footage.outcome;
+  const recorded = footage.coverage;
   // Given up on video, the bag still holds the event, the track and a report saying why there is none.
-  const { clips, skipped } = recorded.recordedSpan
-    ? await collectClips(job, prefix, recorded.recordedSpan, settings, deps)
-    : { clips: [], skipped: [] };
+  const { clips, skipped } =
+    footage.kind === "recorded"
+      ? await collectClips(job, prefix, footage.coverage.recordedSpan, settings, deps)
+      : { clips: [], skipped: [] };
   // After the clips, so that a retried download does not ask for the track again, and the track
   // has had the longest time to reach the service.
   const { track, speed, geojson } = await collectTrack(job, window, prefix, settings.track, deps);
@@ -130,7 +120,7 @@ export async function collectEvidence(
     "application/json",
   );
   const manifest: CurrentManifest = {
-    version: 3,
+    version: 4,
     status: "complete",
     alert: { alertId: job.alertId, account: job.account, ruleId: job.ruleId, severity: job.severity },
     event: job.event,
@@ -150,6 +140,7 @@ export async function collectEvidence(
     },
     clips,
     skippedChannels: skipped,
+    footage: footage.kind === "recorded" ? { outcome: "recorded" } : footage.footage,
     track,
     speed,
     software: settings.software,
@@ -162,7 +153,13 @@ export async function collectEvidence(
   await finish(job, settings, deps, { manifestKey: key, manifest });
   const bag = { prefix, report: `${prefix}${BAG_FILES.report}`, timestamp };
   if (clips.length === 0) {
-    deps.observer.observe({ type: "evidence-unavailable", ...ids, bucket: settings.evidenceBucket, bag });
+    deps.observer.observe({
+      type: "evidence-unavailable",
+      ...ids,
+      bucket: settings.evidenceBucket,
+      bag,
+      footage: manifest.footage.outcome === "overwritten" ? "overwritten" : "not-recorded",
+    });
     return { kind: "unavailable" };
   }
   deps.observer.observe({
@@ -181,92 +178,4 @@ export async function collectEvidence(
     bag,
   });
   return { kind: "stored", manifestKey: key, clips: clips.length, partial: manifest.coverage.partial };
-}
-
-/**
- * The claim pack around a settled set, then its timestamp: the bag is written unless its tag
- * manifest (its last file) is there already.
- */
-async function packAndStamp(
-  job: EvidenceJob,
-  prefix: string,
-  set: SettledSet,
-  settings: EvidenceSettings,
-  deps: EvidenceDependencies,
-  track?: TrackGeoJson,
-): Promise<TimestampOutcomeKind> {
-  const { claimPack } = settings;
-  const tagManifest =
-    (await deps.store.readObject(`${prefix}${BAG_FILES.tagManifest}`)) ??
-    (await writeClaimPack(
-      job,
-      prefix,
-      set,
-      {
-        sourceOrganization: claimPack.sourceOrganization,
-        fleetTimeZone: claimPack.fleetTimeZone,
-        timestamped: claimPack.tsa !== undefined,
-      },
-      deps,
-      track,
-    ));
-  return stampClaimPack(job, prefix, tagManifest, claimPack.tsa, deps);
-}
-
-/**
- * Marks the alert record and sends "evidence ready" once, whichever delivery of the job gets here
- * (none for a stale alert).
- */
-async function finish(
-  job: EvidenceJob,
-  settings: EvidenceSettings,
-  deps: EvidenceDependencies,
-  stored: { manifestKey: string; manifest: EvidenceManifest },
-): Promise<void> {
-  // A set given up on video is a bag too (the event, the track, the report saying why): its keys
-  // are kept, so that it can be packed for a claim like any other.
-  const status = stored.manifest.clips.length === 0 ? "unavailable" : "stored";
-  await deps.alerts.setEvidence(alertOf(job), {
-    status,
-    keys: [stored.manifestKey, ...listedKeys(stored.manifest)],
-  });
-  await announceOnce(
-    job,
-    deps,
-    evidenceAnnouncement(
-      job,
-      status === "unavailable" ? { status } : { status, bucket: settings.evidenceBucket, ...stored },
-      // Only for an alert whose messages carried the link: its grant exists, so the link opens.
-      job.incidentLink ? deps.incidentLink?.(job.alertId) : undefined,
-    ),
-  );
-}
-
-async function announceOnce(
-  job: EvidenceJob,
-  deps: EvidenceDependencies,
-  message: ReturnType<typeof evidenceAnnouncement>,
-) {
-  const key = alertOf(job);
-  const record = await deps.alerts.get(key.account, key.serialno, key.ruleId);
-  // A stale alert was sent to no one, and neither is its evidence: the stale summary lists it, and
-  // its incident page shows the evidence once stored. Footage asked for by hand goes to no group
-  // either: the requester has its link, and `evidence request --wait` tells them it is there.
-  if (record?.status === "stale" || job.request) return;
-  if (!(await deps.alerts.claimEvidenceAnnouncement(key, deps.now()))) return;
-  // To the people the alert itself reached by email, one message each (routing/route.ts); an alert
-  // routed before routing existed went to every subscriber, now the ops' `unrouted` recipient.
-  const to = record?.route?.email ?? [UNROUTED_RECIPIENT];
-  // Held by every group that selects it: their quiet-hour summary tells of it, not a notice now.
-  if (to.length === 0) return;
-  const [outcome] = await deps.publisher.publish([{ alertId: `${job.alertId}:evidence`, message, to }]);
-  if (!outcome?.ok)
-    throw new Error(
-      `evidence announcement not published: ${outcome && !outcome.ok ? outcome.reason : "no outcome"}`,
-    );
-}
-
-/** The alert record a job belongs to. */
-export function alertOf(job: Pick<EvidenceJob, "account" | "serialno" | "ruleId">) {
-  return { account: job.account, serialno: BigInt(job.serialno), ruleId: job.ruleId };
 }

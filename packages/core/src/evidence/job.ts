@@ -2,6 +2,7 @@ import * as z from "zod";
 import type { AlertRecord, EvidenceRequest } from "../alerts/record.js";
 import { alertBodySchema } from "../alerts/render/json.js";
 import { evidenceChannelsSchema, evidenceSecondsSchema } from "../rules/schema.js";
+import { overwrittenFootageSchema } from "./manifest.js";
 import { footageRequestSchema } from "./request-custody.js";
 
 /**
@@ -44,6 +45,12 @@ export const evidenceJobSchema = z.object({
    * by SNS (the requester has the link the command printed).
    */
   request: footageRequestSchema.optional(),
+  /**
+   * Set by the parked-evidence sweep (sweep.ts) on a job given up: its vehicle stayed offline until
+   * the card's retention had passed, so the footage is taken as overwritten. The evidence function
+   * asks the device cloud for no record map or playback and writes the bag without video, saying why.
+   */
+  overwritten: overwrittenFootageSchema.optional(),
 });
 export type EvidenceJob = z.output<typeof evidenceJobSchema>;
 export type EvidenceJobInput = z.input<typeof evidenceJobSchema>;
@@ -85,4 +92,17 @@ export function evidenceJobOf(
     timestampAttempt: 0,
     ...extra,
   };
+}
+
+/** The alert record a job belongs to. */
+export function alertOf(job: Pick<EvidenceJob, "account" | "serialno" | "ruleId">) {
+  return { account: job.account, serialno: BigInt(job.serialno), ruleId: job.ruleId };
+}
+
+/**
+ * Whether a message of the evidence queue is of another kind than an evidence job (which has no
+ * `kind`): a claim-pack job, the parked-evidence sweep. Its own schema then names what is wrong.
+ */
+export function isMessageOfKind(message: unknown, kind: string): boolean {
+  return typeof message === "object" && message !== null && "kind" in message && message.kind === kind;
 }

@@ -120,6 +120,33 @@ const manifestV3Schema = manifestV2Schema.extend({
 });
 
 /**
+ * Footage given up because the vehicle stayed offline past the card's retention: when it was found
+ * offline, the deadline waited until, and the retention (null: unknown, the stage's maximum wait
+ * applied). "Overwritten" is inferred from the retention, never seen: nothing can be read off a card
+ * that is offline.
+ */
+export const overwrittenFootageSchema = z.object({
+  offlineSince: z.iso.datetime(),
+  keptUntil: z.iso.datetime(),
+  retentionDays: z.number().positive().nullable(),
+});
+export type OverwrittenFootage = z.output<typeof overwrittenFootageSchema>;
+
+/** What became of the footage: fetched (whole or partly: `coverage` says), never recorded, or overwritten. */
+export const footageSchema = z.discriminatedUnion("outcome", [
+  z.object({ outcome: z.literal("recorded") }),
+  z.object({ outcome: z.literal("not-recorded") }),
+  overwrittenFootageSchema.extend({ outcome: z.literal("overwritten") }),
+]);
+export type Footage = z.output<typeof footageSchema>;
+
+/**
+ * Version 4 says what became of the footage (`footage`): a set without video may be one the
+ * recorder never recorded, or one whose vehicle stayed offline until its card overwrote it.
+ */
+const manifestV4Schema = manifestV3Schema.extend({ version: z.literal(4), footage: footageSchema });
+
+/**
  * `manifest.json` beside the clips: everything an insurer needs to trust them. It is written last,
  * so its presence with status `complete` means every clip it lists (and its track) is stored and
  * verified. Sets stored before the track came are version 1 and stay readable as they are; the
@@ -129,15 +156,29 @@ export const manifestSchema = z.discriminatedUnion("version", [
   manifestV1Schema,
   manifestV2Schema,
   manifestV3Schema,
+  manifestV4Schema,
 ]);
 /** A manifest as read: any version. */
 export type EvidenceManifest = z.output<typeof manifestSchema>;
 /** The version written now. */
-export type CurrentManifest = z.output<typeof manifestV3Schema>;
+export type CurrentManifest = z.output<typeof manifestV4Schema>;
+/** The custody record of a claim pack (versions 3 and 4): its set is a BagIt bag. */
+export type ClaimPackManifest = z.output<typeof manifestV3Schema> | CurrentManifest;
+
+/** Sets since claim packs are bags; those stored before (versions 1 and 2) keep their layout. */
+export function isClaimPackManifest(manifest: EvidenceManifest): manifest is ClaimPackManifest {
+  return manifest.version >= 3;
+}
+
+/** What became of a claim pack's footage; a version 3 set says only whether it has video. */
+export function footageOf(manifest: ClaimPackManifest): Footage {
+  if (manifest.version === 4) return manifest.footage;
+  return { outcome: manifest.clips.length > 0 ? "recorded" : "not-recorded" };
+}
 
 /** The objects a manifest lists beside itself: its clips, its event file and its track when one is stored. */
 export function listedKeys(manifest: EvidenceManifest): string[] {
   const track = manifest.version !== 1 && manifest.track.status === "stored" ? [manifest.track.key] : [];
-  const event = manifest.version === 3 ? [manifest.eventFile.key] : [];
+  const event = isClaimPackManifest(manifest) ? [manifest.eventFile.key] : [];
   return [...manifest.clips.map((clip) => clip.key), ...event, ...track];
 }

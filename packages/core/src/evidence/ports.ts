@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import type { EvidenceJob } from "./job.js";
 import type { CurrentManifest, EvidenceManifest } from "./manifest.js";
 
 export interface StoredObject {
@@ -39,4 +40,34 @@ export interface EvidenceSink {
   /** A small document held whole (the GPS track, a bag's tag file), put at `key` over any earlier one; digest and size of these bytes. */
   putObject(key: string, body: string | Uint8Array, contentType: string): Promise<StoredObject>;
   putManifest(key: string, manifest: CurrentManifest): Promise<StoredObject>;
+}
+
+/** An evidence job kept while its device is offline (parked-store.ts), with what its wait is measured by. */
+export interface ParkedJob {
+  job: EvidenceJob;
+  parkedAtMs: number;
+  /** When the job first found its device offline (not in the online list): offline since then at least. */
+  offlineSinceMs: number;
+  /** The footage deadline (waiting.ts): past it, the job is given up as overwritten. */
+  keptUntilMs: number;
+  retentionDays: number | null;
+  /** The "footage at risk" notice went (or there was nobody to tell): the sweep does not try again. */
+  atRiskNoticeSent: boolean;
+}
+
+/** Parked evidence jobs, by account and device. */
+export interface ParkedEvidence {
+  /**
+   * Keeps the job until its device comes online. A job parked already (a duplicate delivery) keeps
+   * its first item, and its offline-since: the item as stored is returned.
+   */
+  park(parked: Omit<ParkedJob, "atRiskNoticeSent">): Promise<ParkedJob>;
+  /** A device's parked jobs, a page at a time. */
+  ofDevice(account: string, deviceid: string): AsyncIterable<ParkedJob[]>;
+  /** Every parked job of an account, a page at a time. */
+  ofAccount(account: string): AsyncIterable<ParkedJob[]>;
+  /** Done with: woken (sent back to the evidence queue) or given up. Nothing if it is gone already. */
+  remove(parked: ParkedJob): Promise<void>;
+  /** Nothing if the job is gone meanwhile (woken or given up). */
+  markAtRiskNoticeSent(parked: ParkedJob): Promise<void>;
 }

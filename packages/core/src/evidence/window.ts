@@ -128,3 +128,17 @@ export function coverage(window: EvidenceWindow, maps: readonly DayMap[]): Cover
   if (first >= 0) result.recordedSpan = clip(first, video.lastIndexOf(true) + 1);
   return result;
 }
+
+/**
+ * Whether the maps show any minute after the window with something on the card (video or GPS only):
+ * the recorder had moved past the window, so what the window lacks it will never have. The card
+ * records in time order, and a map reports the card, not what was uploaded (assumed: the spec does
+ * not say how the service learns a device's record map).
+ */
+export function recordedAfter(window: EvidenceWindow, maps: readonly DayMap[]): boolean {
+  const afterMinute = Math.ceil(window.endMs / MINUTE_MS);
+  return maps.some(({ dateSeconds, map }) => {
+    const from = Math.max(0, afterMinute - dateSeconds / 60);
+    return map.slice(from).some((value) => value !== MINUTE_RECORD.none);
+  });
+}

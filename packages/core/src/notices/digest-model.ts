@@ -56,7 +56,9 @@ export class DigestTally {
     // As people read it: one line each (the digest's email lists them).
     const vehicle = displayName(alert.vehicleid) ?? `device ${deviceShown(alert.deviceid)}`;
     this.#byVehicle.set(vehicle, (this.#byVehicle.get(vehicle) ?? 0) + 1);
-    this.#evidence[record?.evidenceStatus ?? "none"] += 1;
+    // Waiting for its vehicle is pending still, as the digest counts it.
+    const evidence = record?.evidenceStatus === "waiting" ? "pending" : record?.evidenceStatus;
+    this.#evidence[evidence ?? "none"] += 1;
     if (!record?.acknowledged) this.#notAcknowledged.add(alert);
   }
 

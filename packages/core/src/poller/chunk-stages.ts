@@ -15,6 +15,7 @@ import { sendOfflineSteps } from "./offline-steps.js";
 import type { Chunk } from "./page-reader.js";
 import { stateKey } from "./rule-state.js";
 import { noteStale } from "./stale-steps.js";
+import { devicesCameOnline, wakeParkedEvidence } from "./wake-steps.js";
 
 /** Why a run stopped before it caught up. */
 export type StopOutcome = Extract<PollSummary["outcome"], "cursor-moved" | "lost-lease">;
@@ -42,6 +43,8 @@ export interface RecordedChunk {
   window: AlertRecord[];
   /** The chunk's publication item, opened; undefined when the window holds no alert. */
   opened: Publication | undefined;
+  /** Devices with an Online event in the chunk: their parked evidence is woken (wake-steps.ts). */
+  cameOnline: string[];
 }
 
 /**
@@ -65,7 +68,7 @@ export async function recordChunk(
   for (const observation of decision.observations) deps.observer.observe(observation);
 
   const decided = await storable(await recordsOfChunk(plan, run.fleet, settings, deps, summary), deps);
-  const recorded = { from, through: chunk.through, decision };
+  const recorded = { from, through: chunk.through, decision, cameOnline: devicesCameOnline(chunk.events) };
   const opening = () => deps.publications.open(account, from, deps.now());
   const [existing, openedEarly] = await Promise.all([
     deps.alerts.inWindow(account, from, chunk.through),
@@ -110,9 +113,10 @@ async function storable(
  * where the ledger says they are owed and their jobs sent; meanwhile its Offline steps are sent
  * and then its rule states saved (a replay decides nothing new past a saved state, and publishes
  * from the records; the Offline steps come first, since a saved state would keep a replay from
- * deciding them again), and its stale records are counted for the stale summary. All settle
- * before the cursor moves, and before the run goes on or stops: none may still be writing once the
- * lease is given up. An outcome when the run must stop.
+ * deciding them again), its stale records are counted for the stale summary, and the parked
+ * evidence of devices that came online is woken. All settle before the cursor moves, and before
+ * the run goes on or stops: none may still be writing once the lease is given up. An outcome when
+ * the run must stop.
  */
 export async function sendChunk(run: Run, chunk: RecordedChunk): Promise<StopOutcome | undefined> {
   const { deps, settings, summary } = run;
@@ -128,6 +132,7 @@ export async function sendChunk(run: Run, chunk: RecordedChunk): Promise<StopOut
       deps.checkpoint?.("states-saved");
     })(),
     noteStale(run, chunk.window, chunk.through),
+    wakeParkedEvidence(run, chunk.cameOnline),
   ]);
   for (const { deviceid, ruleId, state } of decision.states)
     run.states.set(stateKey(deviceid, ruleId), state);

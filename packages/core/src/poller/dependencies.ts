@@ -3,6 +3,7 @@ import type { Publications } from "../alerts/publication-store.js";
 import type { GpsLookupSettings } from "../context/gps-lookup.js";
 import type { AccountLease, Cursors } from "../cursor/ports.js";
 import type { DeviceCloud } from "../devicecloud/ports.js";
+import type { ParkedEvidence } from "../evidence/ports.js";
 import type { StructuredLogger } from "../logging.js";
 import type { StaleSummaries } from "../notices/stale-summaries.js";
 import type { ObservationOf, Observer } from "../observer.js";
@@ -21,6 +22,7 @@ export const POLL_STEPS = [
   "side-effects-sent",
   "states-saved",
   "stale-noted",
+  "evidence-woken",
   "cursor-advanced",
 ] as const;
 export type PollStep = (typeof POLL_STEPS)[number];
@@ -51,6 +53,11 @@ export interface PollerDependencies {
    * caught up; absent where nobody is to be told (the decision tests).
    */
   staleSummaries?: StaleSummaries;
+  /**
+   * Evidence jobs parked until their device comes online: woken when the chunk holds the device's
+   * Online event. Absent where nothing parks (the decision tests).
+   */
+  parkedEvidence?: ParkedEvidence;
   logger: StructuredLogger;
   /** Told each decision and outcome (alerts, suppressions, Offline checks...). */
   observer: Observer;

@@ -42,6 +42,17 @@ export const keys = {
   /** One group's tally of stale alerts in the account's summary number `summary` (notices/stale-store.ts). */
   staleTally: (summary: number, group: string) => `STALESUMMARY#${sortableSummary(summary)}#${group}`,
   staleTallyPrefix: (summary: number) => `STALESUMMARY#${sortableSummary(summary)}#`,
+  /**
+   * An evidence job parked until its device comes online (evidence/parked-store.ts), by device then
+   * alert: one Query reads a device's jobs. `deviceSegment` is the device id with no `#` in it
+   * (evidence/layout.ts `deviceKeySegment`), so that one device's prefix is never another's.
+   */
+  parkedEvidence: (deviceSegment: string, serialno: bigint, ruleId: string) =>
+    `PARKED#${deviceSegment}#${sortableSerial(serialno)}#${ruleId}`,
+  parkedEvidencePrefix: (deviceSegment?: string) =>
+    deviceSegment === undefined ? "PARKED#" : `PARKED#${deviceSegment}#`,
+  /** The claim of an alert's one "footage at risk" notice (notices/deliver-once.ts). */
+  atRiskNotice: (serialno: bigint, ruleId: string) => `ATRISK#${sortableSerial(serialno)}#${ruleId}`,
   /** A share link's lookup item, its own partition: a link is resolved knowing nothing but its token. */
   share: (tokenId: string) => `SHARE#${tokenId}`,
   shareSort: "SHARE",

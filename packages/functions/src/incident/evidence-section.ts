@@ -1,6 +1,6 @@
-import { escapeHtml, rangeInBothZones } from "@fleet-alerts/core/evidence/report";
+import { escapeHtml, instantInBothZones, rangeInBothZones } from "@fleet-alerts/core/evidence/report";
 import type { incidentPaths } from "./incident-paths.js";
-import type { Incident, IncidentClip } from "./ports.js";
+import type { Incident, IncidentClip, IncidentEvidence } from "./ports.js";
 
 /** Evidence status; once stored, each clip as a player through the app (which presigns it) with its SHA-256, and the claim pack. */
 export function evidenceSection(incident: Incident, paths: ReturnType<typeof incidentPaths>): string {
@@ -9,6 +9,9 @@ export function evidenceSection(incident: Incident, paths: ReturnType<typeof inc
   switch (evidence.status) {
     case "pending":
       body = `<p>Evidence: <strong>pending</strong>. The video is being fetched from the vehicle; open this link again later.</p>`;
+      break;
+    case "waiting":
+      body = waitingParagraph(evidence, incident.fleetTimeZone);
       break;
     case "not-requested":
       body = `<p>Evidence: <strong>none</strong>. The rule that raised this alert asks for no video.</p>`;
@@ -26,6 +29,24 @@ ${evidence.clips.map((clip, index) => clipFigure(clip, paths.clip(index), incide
 <h2>Video</h2>
 ${body}
 </section>`;
+}
+
+/**
+ * The footage is still on the card of a vehicle that is offline: since when, and until when the card
+ * keeps it (the stage's longest wait when its retention is unknown), in the fleet's zone and UTC.
+ */
+function waitingParagraph(
+  evidence: Extract<IncidentEvidence, { status: "waiting" }>,
+  timeZone: string,
+): string {
+  const since = instantInBothZones(evidence.offlineSinceMs, timeZone);
+  const until = instantInBothZones(evidence.keptUntilMs, timeZone);
+  const kept =
+    evidence.retentionDays === null
+      ? `the card's retention is not known: waited for until ${until.fleet}`
+      : `kept on the card until about ${until.fleet}`;
+  return `<p>Evidence: <strong>waiting for the vehicle to come online</strong> (offline since ${escapeHtml(since.fleet)}; ${escapeHtml(kept)}). The video is fetched as soon as the vehicle is back online; open this link again later.</p>
+<p>UTC: offline since ${escapeHtml(since.utc)}; until ${escapeHtml(until.utc)}.</p>`;
 }
 
 function clipFigure(clip: IncidentClip, source: string, timeZone: string): string {

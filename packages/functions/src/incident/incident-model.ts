@@ -1,6 +1,6 @@
 import { type AlertBody, type AlertRecord, publishedBody } from "@fleet-alerts/core/alerts";
 import {
-  type CurrentManifest,
+  type ClaimPackManifest,
   claimReportModel,
   REQUESTED_FOOTAGE_NAME,
   type ReportAlertFacts,
@@ -11,7 +11,7 @@ import type { Incident, IncidentEvidence } from "./ports.js";
 
 /** An alert's stored evidence as read back: its custody record (v3), its prefix, its track if any. */
 export interface StoredEvidence {
-  manifest: CurrentManifest;
+  manifest: ClaimPackManifest;
   prefix: string;
   track?: TrackGeoJson;
 }
@@ -75,7 +75,7 @@ export function incidentOf(
 function reportFactsOf(
   record: AlertRecord,
   body: AlertBody | undefined,
-  manifest: CurrentManifest,
+  manifest: ClaimPackManifest,
 ): ReportAlertFacts {
   return {
     deviceid: record.deviceid,
@@ -93,7 +93,11 @@ function evidenceOf(
 ): IncidentEvidence {
   if (record.evidenceStatus === "failed")
     return { status: "unavailable", reason: "the evidence could not be stored" };
-  if (!evidence) return record.evidence ? { status: "pending" } : { status: "not-requested" };
+  if (!evidence) {
+    if (record.evidenceStatus === "waiting" && record.evidenceWaiting)
+      return { status: "waiting", ...record.evidenceWaiting };
+    return record.evidence ? { status: "pending" } : { status: "not-requested" };
+  }
   const { manifest } = evidence;
   // A set given up on video is still stored (event, track, report): the page says why there is none.
   if (manifest.clips.length === 0)

@@ -86,6 +86,8 @@ export interface IncidentClip {
 
 export type IncidentEvidence =
   | { status: "pending" }
+  /** Parked until the vehicle comes online (core's evidence/park.ts). */
+  | { status: "waiting"; offlineSinceMs: number; keptUntilMs: number; retentionDays: number | null }
   /** The alert's rule asks for no video (Offline, Disk error by default). */
   | { status: "not-requested" }
   | { status: "stored"; clips: IncidentClip[]; storedAtMs: number }

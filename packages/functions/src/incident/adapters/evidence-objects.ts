@@ -1,7 +1,12 @@
 import { GetObjectCommand, NoSuchKey, type S3Client } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { AlertRecord } from "@fleet-alerts/core/alerts";
-import { BAG_FILES, manifestSchema, trackGeoJsonSchema } from "@fleet-alerts/core/evidence";
+import {
+  BAG_FILES,
+  isClaimPackManifest,
+  manifestSchema,
+  trackGeoJsonSchema,
+} from "@fleet-alerts/core/evidence";
 import type { StoredEvidence } from "../incident-model.js";
 
 // The ceiling: long enough to start a clip on a slow phone, short enough that a copied URL dies soon.
@@ -44,7 +49,7 @@ export class EvidenceObjects {
     if (!text) return undefined;
     const manifest = manifestSchema.parse(JSON.parse(text));
     // Sets stored before claim packs lack the custody fields the page and the pack are built from.
-    if (manifest.version !== 3) return undefined;
+    if (!isClaimPackManifest(manifest)) return undefined;
     const prefix = manifestKey.slice(0, -MANIFEST_NAME.length);
     const trackText = manifest.track.status === "stored" ? await this.#text(manifest.track.key) : undefined;
     const track = trackText === undefined ? undefined : trackGeoJsonSchema.parse(JSON.parse(trackText));
