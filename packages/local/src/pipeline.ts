@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Observer, StructuredLogger } from "@fleet-alerts/core";
+import type { Observer } from "@fleet-alerts/core";
 import { DEFAULT_EVIDENCE_CONCURRENCY } from "@fleet-alerts/core/evidence";
 import { type GroupsFile, loadGroupsFile } from "@fleet-alerts/core/routing";
 import { createConfirmHandler } from "@fleet-alerts/functions/confirm";
