@@ -32,6 +32,7 @@ const STATEFUL: Record<string, string> = {
   IncidentLogsD8F0453D: "AWS::Logs::LogGroup",
   EscalateLogs5F348EAE: "AWS::Logs::LogGroup",
   WebhookLogs0B55926B: "AWS::Logs::LogGroup",
+  RecorderAuditLogs5866BED1: "AWS::Logs::LogGroup",
   IncidentApiAccessLogs6B7281D0: "AWS::Logs::LogGroup",
 };
 const STATEFUL_TYPES = new Set(Object.values(STATEFUL));

@@ -31,6 +31,7 @@ describe("the Lambda runtime", () => {
       "Evidence",
       "Incident",
       "Poller",
+      "RecorderAudit",
       "Webhook",
     ]);
     const runtimes = functions.map((fn) => {
