@@ -56,6 +56,8 @@ export function buildEvidence(
       EVIDENCE_STAGING_BUCKET: stagingBucket.bucketName,
       FLEET_UTC_OFFSET: config.fleetUtcOffset,
       EVIDENCE_MAX_WAIT_DAYS: String(config.evidenceMaxWaitDays),
+      // The stage's card retention per device type, over the recorder audit's estimates.
+      CARD_RETENTION: JSON.stringify(config.cardRetention),
       EVIDENCE_MAX_RECEIVES: String(EVIDENCE_MAX_RECEIVES),
       CLAIM_SOURCE_ORGANIZATION: config.sourceOrganization,
       ...(config.timestampAuthorityUrl && {

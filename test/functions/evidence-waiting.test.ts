@@ -30,11 +30,18 @@ async function scenario(retentionDays: number) {
   const harness = await startEvidenceHarness({ bitrateBitsPerSecond: 64_000 });
   const { simulator, deviceid } = harness;
   const seen: Observation[] = [];
-  const env = { ...harness.env, EVIDENCE_MAX_WAIT_DAYS: "14" };
+  // The card keeps `retentionDays` in the simulator, and the stage knows it (CARD_RETENTION, as the
+  // evidence runtime reads it deployed: the stage's device type over the audit's estimate).
+  simulator.control.setRetentionDays(deviceid, retentionDays);
+  const cardRetention = { byDeviceType: [{ name: "scenario", deviceIds: [deviceid], days: retentionDays }] };
+  const env = {
+    ...harness.env,
+    EVIDENCE_MAX_WAIT_DAYS: "14",
+    CARD_RETENTION: JSON.stringify(cardRetention),
+  };
   const overrides: RuntimeOverrides = {
     now: () => simulator.control.now().getTime(),
     observer: { observe: (observation) => void seen.push(observation) },
-    cardRetention: { retentionDays: async () => retentionDays },
   };
   const poll = createPollHandler(env, overrides);
   return {

@@ -300,6 +300,10 @@ describe("functions", () => {
         TSA_TIMEOUT_MS: "10000",
         FLEET_TIME_ZONE: "Europe/Berlin",
         EVIDENCE_MAX_WAIT_DAYS: "10",
+        // Parked evidence waits as long as the card keeps footage: the stage's device types first.
+        CARD_RETENTION: JSON.stringify({
+          byDeviceType: [{ name: "dashcam-2ch", deviceIds: ["DC2-*"], days: 5 }],
+        }),
       },
     });
     // The parked-evidence sweep: its message on the evidence queue every hour.

@@ -8,8 +8,8 @@ import type { DeviceCloudClient } from "@fleet-alerts/core/devicecloud";
 import { ParkedJobStore, S3EvidenceStore, type TrackSettings } from "@fleet-alerts/core/evidence";
 import { NoticeClaims } from "@fleet-alerts/core/notices";
 import { SqsSender } from "@fleet-alerts/core/queue";
-import type { CardRetention } from "@fleet-alerts/core/recorder";
 import { derivedShareToken } from "@fleet-alerts/core/share";
+import { cardRetentionOf } from "./card-retention.js";
 import { logger, logObserver } from "./observability.js";
 import { awsClientConfig, deviceCloudClients, type RuntimeOverrides, tableRef } from "./runtime.js";
 import { perAccount, withSecrets } from "./secrets.js";
@@ -80,7 +80,7 @@ export function buildEvidenceRuntime(
       publisher: new SnsAlertPublisher(new SNSClient(awsClientConfig(env, "SNS")), config.ALERTS_TOPIC_ARN),
       requeue: new SqsSender(sqs, config.EVIDENCE_QUEUE_URL, undefined, overrides.timeScale),
       parked: new ParkedJobStore(table),
-      retention: overrides.cardRetention ?? RETENTION_NOT_KNOWN_YET,
+      retention: cardRetentionOf(env, table),
       // The parked-evidence sweep's "footage at risk" claims (notices/deliver-once.ts).
       claims: new NoticeClaims(table),
       observer: overrides.observer ?? logObserver(log),
@@ -93,13 +93,6 @@ export function buildEvidenceRuntime(
     },
   };
 }
-
-/**
- * A stand-in until the recorder's retention estimate (the CardRetention adapter, another part of
- * issue 31) is wired here: nothing is known of any card, so every wait is the stage's maximum
- * (EVIDENCE_MAX_WAIT_DAYS).
- */
-const RETENTION_NOT_KNOWN_YET: CardRetention = { retentionDays: async () => undefined };
 
 /** Per account: its device-cloud client, and how its /api/gps is read for the evidence track. */
 function evidenceAccounts(

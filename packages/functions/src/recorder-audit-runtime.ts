@@ -1,11 +1,9 @@
-import { cardRetentionEnvSchema, parseEnv, recorderAuditEnvSchema } from "@fleet-alerts/core/config";
+import { parseEnv, recorderAuditEnvSchema } from "@fleet-alerts/core/config";
 import {
   type RecorderAuditDependencies,
   type RecorderAuditRunSettings,
-  RecorderCardRetention,
   RecorderHealthStore,
 } from "@fleet-alerts/core/recorder";
-import type { TableRef } from "@fleet-alerts/core/store";
 import { buildRuntime, type RuntimeOverrides, tableRef } from "./runtime.js";
 
 export interface RecorderAuditAccount {
@@ -39,13 +37,4 @@ export async function buildRecorderAuditRuntime(
     }),
   );
   return { accounts, marginMs: config.RECORDER_AUDIT_MARGIN_SECONDS * 1000 };
-}
-
-/**
- * The CardRetention port as waiting evidence reads it: the stage's CARD_RETENTION (device types,
- * maximum) over the audit's estimates in the table.
- */
-export function cardRetentionOf(env: Readonly<Record<string, string | undefined>>, table: TableRef) {
-  const { CARD_RETENTION } = parseEnv(cardRetentionEnvSchema, env);
-  return new RecorderCardRetention(new RecorderHealthStore(table), CARD_RETENTION);
 }

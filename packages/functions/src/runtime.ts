@@ -105,8 +105,6 @@ export interface RuntimeOverrides {
   timeScale?: number;
   /** How evidence downloads are going, for a live display. */
   evidenceProgress?: EvidenceDependencies["progress"];
-  /** Each device's card retention, where a test knows it (the evidence function has no estimate wired yet). */
-  cardRetention?: EvidenceDependencies["retention"];
   /** Smaller pages and chunks than production's, for tests that cross their boundaries with fewer events. */
   pollSizes?: Pick<PollerDependencies, "chunkEvents" | "pageEvents" | "scanSerials">;
 }
