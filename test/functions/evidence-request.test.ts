@@ -36,6 +36,8 @@ beforeAll(async () => {
     historyHours: 3,
     clock: { start: clockStart },
     bitrateBitsPerSecond: 256_000,
+    // Cards that keep two weeks: the moment, a week back, is still on the device's card.
+    retentionDays: 14,
   });
   deviceid = simulator.control.devices().find((device) => device.channels >= 2)?.deviceid as string;
   // The moment asked for: an hour before the clock start, while the seeded device drives; recorded.
@@ -170,8 +172,12 @@ describe("fleet-alerts evidence request, a week after the moment", () => {
     const manifest = manifestSchema.parse(
       JSON.parse(await (object.Body as { transformToString(): Promise<string> }).transformToString()),
     );
-    expect(manifest).toMatchObject({ version: 3, request: { reason: REASON, requestedBy: "dana" } });
-    expect(manifest.version === 3 && manifest.clips.length).toBe(2);
+    expect(manifest).toMatchObject({
+      version: 4,
+      footage: { outcome: "recorded" },
+      request: { reason: REASON, requestedBy: "dana" },
+    });
+    expect(manifest.version === 4 && manifest.clips.length).toBe(2);
 
     const zip = join(dir, "claim.zip");
     const pack = await fleetAlerts(["evidence", "pack", alertId, "--out", zip], {
