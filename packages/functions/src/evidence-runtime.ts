@@ -46,6 +46,8 @@ export function buildEvidenceRuntime(
   const alerts = new AlertStore(table);
   return {
     config,
+    /** Where the function's own lines go: Powertools deployed, the local mode's problem list. */
+    logger: log,
     sqs,
     alerts,
     accounts: evidenceAccounts(config, env, log),

@@ -1,3 +1,4 @@
+import type { StructuredLogger } from "@fleet-alerts/core";
 import { sweepParkedEvidence } from "@fleet-alerts/core/evidence";
 import type { EvidenceRuntime } from "./evidence-runtime.js";
 import { logger } from "./observability.js";
@@ -16,14 +17,17 @@ export async function sweepEveryAccount(
 ): Promise<void> {
   const failed: string[] = [];
   for (const account of await stageAccountIds(env)) {
+    // The runtime's logger once it is built (the local mode's keeps its live view clean of info lines).
+    let log: StructuredLogger = logger;
     try {
       const runtime = await runtimeFor(account);
+      log = runtime.logger;
       const cloud = runtime.accounts.get(account);
       if (!cloud) throw new Error(`no device cloud configured for account ${account}`);
       const tally = await sweepParkedEvidence(account, { ...runtime.deps, client: cloud.client });
-      logger.info("parked evidence swept", { account, ...tally });
+      log.info("parked evidence swept", { account, ...tally });
     } catch (error) {
-      logger.error("parked evidence sweep failed", { account, error: (error as Error).message });
+      log.error("parked evidence sweep failed", { account, error: (error as Error).message });
       failed.push(account);
     }
   }
