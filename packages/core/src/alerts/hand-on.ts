@@ -5,8 +5,8 @@ import type { JobQueue, QueueMessage } from "../queue/ports.js";
 import type { Route } from "../routing/route.js";
 import { type SetAsideEntry, setAsideEntryOf } from "../setaside/entry.js";
 import type { WebhookJob } from "../webhooks/job.js";
-import type { DeliveryDependencies } from "./delivery.js";
-import type { DeliveryLedger } from "./delivery-ledger.js";
+import { type DeliveryDependencies, deliverAlerts } from "./delivery.js";
+import { type DeliveryLedger, RecordLedger } from "./delivery-ledger.js";
 import { hasLinkSlot } from "./incident-link.js";
 import type { AlertMessage } from "./message.js";
 import { publishedBody } from "./published-body.js";
@@ -113,4 +113,19 @@ async function queueWebhooks(
     });
   });
   return sendJobs(deps.webhookQueue, jobs, "webhook-job");
+}
+
+/**
+ * Delivers an alert raised outside the poller (an Offline confirmed, a recorder gap) while its
+ * record says it is owed, then hands it on (evidence, escalation, webhooks): the poller's path for
+ * one record, its ledger the record itself.
+ */
+export async function deliverRaisedAlert(
+  record: AlertRecord | undefined,
+  deps: DeliveryDependencies,
+): Promise<void> {
+  const counts = { alertsPublished: 0, alertsFailed: 0, evidenceJobs: 0 };
+  const ledger = new RecordLedger(deps.alerts, deps.now);
+  const delivered = await deliverAlerts(record ? [record] : [], deps, counts, ledger);
+  await handOn(delivered, deps, counts, ledger);
 }

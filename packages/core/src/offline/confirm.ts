@@ -1,6 +1,5 @@
-import { type DeliveryDependencies, deliverAlerts } from "../alerts/delivery.js";
-import { RecordLedger } from "../alerts/delivery-ledger.js";
-import { handOn } from "../alerts/hand-on.js";
+import type { DeliveryDependencies } from "../alerts/delivery.js";
+import { deliverRaisedAlert } from "../alerts/hand-on.js";
 import { newAlertRecord } from "../alerts/new-record.js";
 import type { AlertRecords } from "../alerts/ports.js";
 import { alertIdOf } from "../alerts/record.js";
@@ -121,10 +120,7 @@ export async function confirmOffline(
     ]);
     record = await deps.alerts.get(job.account, serialno, rule.id);
   }
-  const counts = { alertsPublished: 0, alertsFailed: 0, evidenceJobs: 0 };
-  const ledger = new RecordLedger(deps.alerts, deps.now);
-  const delivered = await deliverAlerts(record ? [record] : [], deps, counts, ledger);
-  await handOn(delivered, deps, counts, ledger);
+  await deliverRaisedAlert(record, deps);
   await deps.offlineChecks.settle(job.account, job.deviceid, job.ruleId, serialno, "confirmed");
   deps.observer.observe({
     type: "offline-confirmed",

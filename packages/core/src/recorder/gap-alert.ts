@@ -1,6 +1,5 @@
-import { type DeliveryDependencies, deliverAlerts } from "../alerts/delivery.js";
-import { RecordLedger } from "../alerts/delivery-ledger.js";
-import { handOn } from "../alerts/hand-on.js";
+import type { DeliveryDependencies } from "../alerts/delivery.js";
+import { deliverRaisedAlert } from "../alerts/hand-on.js";
 import { newAlertRecord } from "../alerts/new-record.js";
 import { alertIdOf } from "../alerts/record.js";
 import type { RecorderGap } from "../alerts/recorder-gap.js";
@@ -40,13 +39,11 @@ export async function raiseGapAlert(
   if (!record) {
     const event = { serialno, deviceid: device.deviceid, appdevid: NOT_RECORDING_EVENT_CODE, eventtime };
     // Where the gap began: the track the audit read over it, else the last status fix.
-    const history = track.length > 0 ? { status: "ok" as const, track: [...track] } : undefined;
-    const incident = resolveIncidentContext({
-      event,
-      rule,
-      device,
-      history: history ?? { status: "unavailable", reason: "empty" },
-    });
+    const history =
+      track.length > 0
+        ? { status: "ok" as const, track: [...track] }
+        : { status: "unavailable" as const, reason: "empty" as const };
+    const incident = resolveIncidentContext({ event, rule, device, history });
     created = await deps.alerts.record(
       newAlertRecord({
         account,
@@ -64,9 +61,6 @@ export async function raiseGapAlert(
     );
     record = await deps.alerts.get(account, serialno, rule.id);
   }
-  const counts = { alertsPublished: 0, alertsFailed: 0, evidenceJobs: 0 };
-  const ledger = new RecordLedger(deps.alerts, deps.now);
-  const delivered = await deliverAlerts(record ? [record] : [], deps, counts, ledger);
-  await handOn(delivered, deps, counts, ledger);
+  await deliverRaisedAlert(record, deps);
   return { alertId: alertIdOf(account, serialno, rule.id), serialno, created };
 }
