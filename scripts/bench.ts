@@ -5,19 +5,20 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, totalmem } from "node:os";
-import { accountsCost } from "./bench/accounts-cost.js";
+import { reportAccountsCost } from "./bench/accounts-report.js";
 import { measureBacklog } from "./bench/backlog.js";
 import { measureColdStarts } from "./bench/cold-start.js";
 import { monthlyCost } from "./bench/cost.js";
 import { measureEvidence } from "./bench/evidence.js";
 import { synthesizeHandlers } from "./bench/handlers.js";
 import { measureIncidentPage } from "./bench/incident.js";
-import { measureLatencyModes } from "./bench/latency-modes.js";
+import { reportLatencyModes } from "./bench/latency-report.js";
 import { measureOutageDrill } from "./bench/outage-drill.js";
 import { measureParkedCost } from "./bench/parked-cost.js";
 import { measurePollerMemory, type PollerMemoryFigures } from "./bench/poller-memory.js";
 import { reportRecorderAudit } from "./bench/recorder-audit.js";
 import { defaultRules, hundredRules, measureRuleEvaluation } from "./bench/rules.js";
+import { runSectionsAlone } from "./bench/sections-alone.js";
 
 const machine = {
   cpus: cpus().length,
@@ -40,6 +41,25 @@ const judge = (section: string, figure: string, target: string, met: boolean) =>
   return `target ${target}: ${met ? "met" : "NOT MET"}`;
 };
 const thousands = (value: number) => Math.round(value).toLocaleString("en");
+function printTargets(): void {
+  const minutes = (performance.now() - began) / 60_000;
+  console.log(
+    `\nTargets (${alone.length > 0 ? `sections ${alone.join(", ")}` : "whole run"} ${minutes.toFixed(1)} min)`,
+  );
+  for (const target of targets) {
+    console.log(
+      `   ${target.met ? "met    " : "NOT MET"}  ${target.section.padEnd(16)} ${target.figure.padEnd(34)} ${target.target}`,
+    );
+  }
+}
+
+// `npm run bench -- 3 6b`: only those sections (sections-alone.ts).
+const alone = process.argv.slice(2);
+if (alone.length > 0) {
+  await runSectionsAlone(alone, judge);
+  printTargets();
+  process.exit(0);
+}
 
 /** 3b: every catch-up's peak RSS within 100 MiB, and the largest within 10 MiB of the smallest. */
 function reportCatchUps({ catchUps, idle }: PollerMemoryFigures): void {
@@ -102,52 +122,8 @@ console.log(
 );
 console.log(`   100 rules: ${thousands(withHundred.eventsPerSecond)} events/s`);
 
-console.log(
-  "\n3. Latency modes: event to alert, and the poller's price per account a month (each mode its own local pipeline in real time, side by side; scripts/bench/latency-modes.ts)",
-);
-const latency = await measureLatencyModes(backlog);
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-console.log(
-  `   ${"mode".padEnd(12)} ${"events".padStart(6)} ${"p50".padStart(7)} ${"p95".padStart(7)} ${"(wait)".padStart(7)}   ${"p95 <= 15 s".padEnd(11)} ${"lost".padStart(4)} ${"polls/run".padStart(9)} ${"run".padStart(7)}   ${"USD/month".padStart(9)}   ${"<= 5 USD".padEnd(8)}`,
-);
-for (const mode of latency.modes) {
-  const name = `every ${mode.pollEverySeconds} s`;
-  const { latency: figures, cost } = mode;
-  judge("Latency modes", `${name}: p95 ${seconds(figures.p95Ms)}`, "p95 <= 15 s, none lost", figures.met);
-  judge(
-    "Latency modes",
-    `${name}: ${cost.totalUsd.toFixed(2)} USD/month`,
-    "<= 5 USD per account",
-    mode.costMet,
-  );
-  console.log(
-    `   ${name.padEnd(12)} ${String(figures.events).padStart(6)} ${seconds(figures.p50Ms).padStart(7)} ${seconds(figures.p95Ms).padStart(7)} ${seconds(figures.stages.untilRead.p95Ms).padStart(7)}   ${(figures.met ? "met" : "NOT MET").padEnd(11)} ${String(figures.lost).padStart(4)} ${String(figures.runs.pollsPerRun).padStart(9)} ${`${mode.cost.billedSecondsPerRun.toFixed(1)} s`.padStart(7)}   ${cost.totalUsd.toFixed(2).padStart(9)}   ${(mode.costMet ? "met" : "NOT MET").padEnd(8)}`,
-  );
-}
-const baseline = latency.modes[0];
-console.log(
-  `   baseline, every 60 s (one poll a minute, what production ran before): p95 ${seconds(baseline?.latency.p95Ms ?? Number.NaN)}, ${baseline?.cost.totalUsd.toFixed(2)} USD/month. (wait): until the poll that read the event, p95. run: what Lambda bills a run, its measured waits between polls and a fleet's last poll (scripts/bench/latency-cost.ts)`,
-);
-for (const mode of latency.modes) {
-  console.log(
-    `   every ${mode.pollEverySeconds} s, USD/month: ${mode.cost.lines.map((line) => `${line.item} ${line.usd.toFixed(2)} (${thousands(line.quantity)})`).join("; ")}`,
-  );
-}
+const latency = await reportLatencyModes(judge);
 const production = latency.production;
-const chosen = `production: every ${production.pollEverySeconds ?? "?"} s at ${production.memoryMb} MB; the cheapest mode meeting p95 <= 15 s: ${latency.cheapestMeeting === undefined ? "none" : `every ${latency.cheapestMeeting} s`}`;
-console.log(
-  `   ${chosen}   ${judge("Latency modes", `production every ${production.pollEverySeconds ?? "?"} s`, "the cheapest mode meeting p95 <= 15 s", latency.cheapestMeeting !== undefined && production.pollEverySeconds === latency.cheapestMeeting)}`,
-);
-const local = latency.local;
-console.log(
-  `   npm start's schedule (a run of one poll every ${local.schedule.local ? local.schedule.pollEverySeconds : "?"} s, loopback): ${local.events} events, p50 ${local.p50Ms} ms, p95 ${local.p95Ms} ms, max ${local.maxMs} ms, ${local.lost} lost   ${judge("Latency", `p95 ${local.p95Ms} ms`, `p95 <= ${local.targetMs} ms (poll interval + 1 s)`, local.met)}`,
-);
-for (const figures of [local, ...latency.modes.map((mode) => mode.latency)]) {
-  if (figures.duplicates + figures.unexpected + figures.problems.length > 0)
-    console.log(
-      `   ${figures.duplicates} duplicates, ${figures.unexpected} unexpected, problems: ${figures.problems.join("; ")}`,
-    );
-}
 
 const handlers = await synthesizeHandlers();
 try {
@@ -216,25 +192,7 @@ try {
     `   apart: SMS ${cost.smsUsd.toFixed(2)} USD, storage ${cost.storageUsd.toFixed(2)} USD, CloudWatch ${cost.cloudWatchUsd.toFixed(2)} USD`,
   );
 
-  console.log(
-    "\n6b. What the number of device-cloud accounts adds, USD a month (same fleet, split; scripts/bench/accounts-cost.ts)",
-  );
-  const byAccounts = accountsCost(backlog, handlers);
-  const items = byAccounts[0]?.lines.map((line) => line.item) ?? [];
-  console.log(
-    `   ${"".padEnd(46)} ${byAccounts.map((row) => `${row.accounts} account${row.accounts === 1 ? "" : "s"}`.padStart(13)).join("")}`,
-  );
-  for (const [index, item] of items.entries()) {
-    console.log(
-      `   ${item.padEnd(46)} ${byAccounts.map((row) => (row.lines[index]?.usd ?? 0).toFixed(2).padStart(13)).join("")}`,
-    );
-  }
-  console.log(
-    `   ${"total".padEnd(46)} ${byAccounts.map((row) => row.totalUsd.toFixed(2).padStart(13)).join("")}`,
-  );
-  console.log(
-    `   ${"(every poll metric per account)".padEnd(46)} ${byAccounts.map((row) => row.everyMetricPerAccountUsd.toFixed(2).padStart(13)).join("")}`,
-  );
+  const byAccounts = reportAccountsCost(production.pollEverySeconds, latency.profile, handlers);
 
   console.log(
     "\n6c. Evidence waiting for offline vehicles: parked against today's retries (scripts/bench/parked-cost.ts)",
@@ -275,13 +233,7 @@ try {
 
   const recorderAudit = await reportRecorderAudit(judge);
 
-  const minutes = (performance.now() - began) / 60_000;
-  console.log(`\nTargets (whole run ${minutes.toFixed(1)} min)`);
-  for (const target of targets) {
-    console.log(
-      `   ${target.met ? "met    " : "NOT MET"}  ${target.section.padEnd(16)} ${target.figure.padEnd(34)} ${target.target}`,
-    );
-  }
+  printTargets();
   await mkdir(".build", { recursive: true });
   await writeFile(
     ".build/bench.json",

@@ -1,15 +1,18 @@
 /**
- * What the number of device-cloud accounts adds to a stage's monthly bill (issue 16): the same
- * fleet (cost.ts's FLEET) split over 1, 10 or 100 accounts. Only what grows with accounts is
- * counted: each account's scheduled poll (Lambda invocations and duration, EventBridge, DynamoDB
- * per poll), its lag metric and alarm, and the reads of its secrets from SSM. The events, alerts
- * and evidence cost the same however the fleet is split (cost.ts). Per-poll time and DynamoDB
- * requests are the idle poll the backlog run measured; prices are aws-prices.ts's (us-east-1).
+ * What the number of device-cloud accounts adds to a stage's monthly bill (issues 16 and 32): the
+ * same fleet (cost.ts's FLEET) split over 1, 10 or 100 accounts, each polled in production's mode.
+ * Counted: each account's polls (Lambda invocations and duration, the timer queue's messages, the
+ * EventBridge watchdog, DynamoDB per poll; latency-cost.ts's accountPollCost over the measured
+ * poll, poll-profile.ts), the timer queue's idle long polls once per stage, the accounts' lag
+ * metrics and alarms, and the reads of their secrets from SSM. The alerts' own writes are in the
+ * polls with events; their messages and evidence cost the same however the fleet is split
+ * (cost.ts). Prices are aws-prices.ts's (us-east-1).
  */
-import { AWS_PRICES, BILLING_UNITS } from "./aws-prices.js";
-import type { BacklogFigures } from "./backlog.js";
+import { AWS_PRICES } from "./aws-prices.js";
 import { FLEET } from "./cost.js";
 import type { SynthesizedHandlers } from "./handlers.js";
+import { accountPollCost, sharedTimerQueue } from "./latency-cost.js";
+import type { PollProfile } from "./poll-profile.js";
 
 export const ACCOUNT_COUNTS = [1, 10, 100] as const;
 
@@ -46,63 +49,30 @@ export interface AccountsCostRow {
 }
 
 export function accountsCost(
-  backlog: Pick<BacklogFigures, "idlePoll">,
-  stack: Pick<SynthesizedHandlers, "memoryMb" | "resourceCounts">,
+  pollEverySeconds: number,
+  profile: PollProfile,
+  stack: Pick<SynthesizedHandlers, "resourceCounts">,
 ): AccountsCostRow[] {
-  return ACCOUNT_COUNTS.map((accounts) => costOf(accounts, backlog, stack));
+  return ACCOUNT_COUNTS.map((accounts) => costOf(accounts, pollEverySeconds, profile, stack));
 }
 
 function costOf(
   accounts: number,
-  { idlePoll }: Pick<BacklogFigures, "idlePoll">,
-  stack: Pick<SynthesizedHandlers, "memoryMb" | "resourceCounts">,
+  pollEverySeconds: number,
+  profile: PollProfile,
+  stack: Pick<SynthesizedHandlers, "resourceCounts">,
 ): AccountsCostRow {
   const prices = AWS_PRICES;
   const lines: AccountsCostLine[] = [];
   const add = (item: string, quantity: number, usdEach: number) =>
     lines.push({ item, quantity: Math.round(quantity), usd: quantity * usdEach });
 
-  // ---- the schedule: one poll per account a minute ----
-  const polls = accounts * FLEET.pollsPerHour * HOURS_PER_MONTH;
-  const idleRequests = Object.values(idlePoll.requests).reduce((total, count) => total + count, 0);
-  // The measured idle poll, plus the waits the loopback emulators hide: each AWS request, and the
-  // device cloud's event query and device list.
-  const pollMs =
-    idlePoll.milliseconds + idleRequests * FLEET.awsRoundTripMs + 2 * FLEET.deviceCloudRoundTripMs;
-  add("Lambda poll invocations", polls, prices.lambda.request.usd);
-  add(
-    "Lambda poll GB-seconds (arm64)",
-    (polls * pollMs * stack.memoryMb.poll) / 1024 / 1000,
-    prices.lambda.armGbSecond.usd,
-  );
-  add("EventBridge scheduled invocations", polls, prices.eventbridge.scheduledRuleInvocation.usd);
-
-  // ---- DynamoDB: the idle poll's requests (lease, cursor), and each account reading its rule states ----
-  const count = (...operations: string[]) =>
-    operations.reduce((total, operation) => total + (idlePoll.requests[`DynamoDB ${operation}`] ?? 0), 0);
-  const devicesPerAccount = FLEET.devices / accounts;
-  const statesReadUnits = Math.max(
-    1,
-    Math.ceil(
-      (devicesPerAccount * FLEET.rulesWithState * FLEET.stateItemBytes) / BILLING_UNITS.dynamoReadUnitBytes,
-    ),
-  );
-  add(
-    "DynamoDB write units (per poll)",
-    polls * count("PutItem", "UpdateItem", "DeleteItem"),
-    prices.dynamodb.writeRequestUnit.usd,
-  );
-  add(
-    "DynamoDB read units (per poll)",
-    polls * (count("GetItem") + count("Query") * statesReadUnits),
-    prices.dynamodb.readRequestUnit.usd,
-  );
-  // A warm container keeps them (TickCarry): read on a cold start, assumed one an hour per account.
-  add(
-    "DynamoDB read units (rule states, cold starts)",
-    accounts * HOURS_PER_MONTH * statesReadUnits,
-    prices.dynamodb.readRequestUnit.usd,
-  );
+  // ---- each account's polls, its share of the fleet's devices; the timer queue's long polls once ----
+  const perAccount = accountPollCost(pollEverySeconds, profile, FLEET.devices / accounts);
+  for (const line of [...perAccount.lines, ...sharedTimerQueue(pollEverySeconds)]) {
+    const times = perAccount.lines.includes(line) ? accounts : 1;
+    lines.push({ item: line.item, quantity: Math.round(line.quantity * times), usd: line.usd * times });
+  }
 
   // ---- CloudWatch: one lag metric and alarm per account ----
   const metrics = SCALE.pollMetricsOverAllAccounts + SCALE.pollMetricsPerAccount * accounts;
@@ -115,9 +85,10 @@ function costOf(
   );
 
   // ---- SSM: an account's secrets, read once per container that handles it ----
-  // Every minute all the accounts' runs start together: about `accounts` poller containers, each
-  // serving runs of accounts at random and reading each account's secrets on its first run.
-  const runsPerContainer = SCALE.containerLifetimeHours * FLEET.pollsPerHour;
+  // About `accounts` poller containers, each serving polls of accounts at random (the watchdogs and
+  // the timer queue's deliveries go to any warm container) and reading each account's secrets on
+  // its first poll of it.
+  const runsPerContainer = SCALE.containerLifetimeHours * (3_600 / pollEverySeconds);
   const accountsPerContainer = accounts * (1 - (1 - 1 / accounts) ** runsPerContainer);
   const containerLives = accounts * (HOURS_PER_MONTH / SCALE.containerLifetimeHours);
   const secretReads = containerLives * accountsPerContainer;

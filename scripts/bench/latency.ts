@@ -11,6 +11,7 @@ import {
   startLocalPipeline,
 } from "../../packages/local/src/pipeline.js";
 import type { LocalLine } from "../../packages/local/src/report.js";
+import { type PollInvocation, pollInvocations } from "./throttled-poll.js";
 
 export interface Percentiles {
   p50Ms: number;
@@ -39,10 +40,10 @@ export interface LatencyFigures extends Percentiles {
    */
   stages: { untilRead: Percentiles; readToQueued: Percentiles; queuedToReceived: Percentiles };
   /**
-   * The poller's runs after the first (which only sets the cursor): how many, polls per run, the
-   * time from a run's first poll to its last poll's start, and to its end (medians).
+   * The poll handler's invocations after the first (which only sets the cursor), as the throttled
+   * process recorded them (throttled-poll.ts; none when the poller ran unthrottled).
    */
-  runs: { count: number; pollsPerRun: number; spanSeconds: number; runSeconds: number };
+  invocations: InvocationFigures;
   /** Problems the pipeline reported meanwhile. */
   problems: string[];
 }
@@ -65,6 +66,20 @@ export interface LatencyOptions {
   deviceCloudRoundTripMs: number;
   /** The simulator's seed: pipelines run side by side each with a fleet of their own. */
   seed: number;
+  /** Runs the poll handler at this memory's CPU share (latency-process.ts); none: at this machine's. */
+  pollerMemoryMb?: number;
+}
+
+export interface InvocationFigures {
+  count: number;
+  perMinute: number;
+  /** Medians of wall time (what Lambda bills, loopback AWS), CPU, and time held for the share. */
+  durationMs: number;
+  cpuMs: number;
+  heldMs: number;
+  /** Medians of wall time of the invocations that read no event, and of those that read some. */
+  emptyDurationMs: number;
+  withEventsDurationMs: number;
 }
 
 const RULE_ID = "bench-latency";
@@ -105,9 +120,9 @@ export async function measureLatency(options: LatencyOptions): Promise<LatencyFi
   );
 
   const problems: string[] = [];
-  const runsEndedMs: number[] = [];
+  const summaries: Array<{ atMs: number; eventsRead: number }> = [];
   const show = (line: LocalLine) => {
-    if (line.type === "poll-summary") runsEndedMs.push(Date.now());
+    if (line.type === "poll-summary") summaries.push({ atMs: Date.now(), eventsRead: line.eventsRead });
     if (line.type === "problem") problems.push(line.message);
   };
   const pipeline = await startLocalPipeline(
@@ -244,7 +259,7 @@ export async function measureLatency(options: LatencyOptions): Promise<LatencyFi
         readToQueued: percentiles(delivered.map((delivery) => delivery.queuedMs - readAt(delivery))),
         queuedToReceived: percentiles(delivered.map((delivery) => delivery.receivedMs - delivery.queuedMs)),
       },
-      runs: runsOf(runsEndedMs, simulator),
+      invocations: invocationFigures(pollInvocations(), summaries),
       problems,
     };
   } finally {
@@ -261,29 +276,34 @@ async function cursorIsSet(pipeline: LocalPipeline): Promise<boolean> {
   return (await cursors.read("north")) !== undefined;
 }
 
-/**
- * The runs after the first, from the poll-summary each run reports at its end and the device list
- * each poll reads first (readFleet): a run is from its first device list to its summary.
- */
-function runsOf(endedMs: readonly number[], simulator: Simulator): LatencyFigures["runs"] {
-  const lists = simulator.control.requests
-    .filter((request) => request.endpoint === "alllist")
-    .map((request) => request.at.getTime());
-  const runs = endedMs.slice(1).map((endMs, index) => {
-    const polls = lists.filter((at) => at > (endedMs[index] as number) && at <= endMs);
-    const firstMs = polls[0] ?? endMs;
-    return {
-      polls: polls.length,
-      span: ((polls.at(-1) ?? endMs) - firstMs) / 1000,
-      seconds: (endMs - firstMs) / 1000,
-    };
-  });
-  const seconds = (values: number[]) => Math.round(median(values) * 1000) / 1000;
+/** The invocations after the first; each read events if a summary it reported did. */
+function invocationFigures(
+  all: readonly PollInvocation[],
+  summaries: ReadonlyArray<{ atMs: number; eventsRead: number }>,
+): InvocationFigures {
+  const invocations = all.slice(1);
+  const readEvents = (invocation: PollInvocation) =>
+    summaries.some(
+      (summary) =>
+        summary.eventsRead > 0 &&
+        summary.atMs >= invocation.startedMs &&
+        summary.atMs <= invocation.startedMs + invocation.durationMs,
+    );
+  const medianOf = (chosen: readonly PollInvocation[], figure: (invocation: PollInvocation) => number) =>
+    Math.round(median(chosen.map(figure)));
+  const spanMinutes =
+    ((invocations.at(-1)?.startedMs ?? Number.NaN) - (invocations[0]?.startedMs ?? Number.NaN)) / 60_000;
   return {
-    count: runs.length,
-    pollsPerRun: median(runs.map((run) => run.polls)),
-    spanSeconds: seconds(runs.map((run) => run.span)),
-    runSeconds: seconds(runs.map((run) => run.seconds)),
+    count: invocations.length,
+    perMinute: Math.round(((invocations.length - 1) / spanMinutes) * 10) / 10,
+    durationMs: medianOf(invocations, (invocation) => invocation.durationMs),
+    cpuMs: medianOf(invocations, (invocation) => invocation.cpuMs),
+    heldMs: medianOf(invocations, (invocation) => invocation.heldMs),
+    emptyDurationMs: medianOf(
+      invocations.filter((invocation) => !readEvents(invocation)),
+      (invocation) => invocation.durationMs,
+    ),
+    withEventsDurationMs: medianOf(invocations.filter(readEvents), (invocation) => invocation.durationMs),
   };
 }
 

@@ -1,0 +1,82 @@
+/**
+ * Section 3 of `npm run bench`: measures the latency modes (latency-modes.ts), prints their table,
+ * what each costs item by item, and judges production's target and choice (bench.ts's `judge`).
+ */
+import type { Percentiles } from "./latency.js";
+import { type LatencyModes, measureLatencyModes, NEXT_GOAL, TARGET } from "./latency-modes.js";
+import type { PollKind } from "./poll-profile.js";
+
+type Judge = (section: string, figure: string, target: string, met: boolean) => string;
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const usd = (value: number) => value.toFixed(2);
+const within = (figures: Percentiles, usdPerAccount: number, goal: typeof TARGET | typeof NEXT_GOAL) =>
+  figures.p95Ms <= goal.p95Ms && usdPerAccount <= goal.usdPerAccount;
+const goalText = (goal: typeof TARGET | typeof NEXT_GOAL) =>
+  `p95 <= ${goal.p95Ms / 1000} s at <= ${goal.usdPerAccount} USD a month per account`;
+
+export async function reportLatencyModes(judge: Judge): Promise<LatencyModes> {
+  console.log(
+    "\n3. Latency modes: event to alert, and the poller's price per account a month (each mode its own local pipeline in real time, the poller at Lambda's CPU share; scripts/bench/latency-modes.ts)",
+  );
+  const latency = await measureLatencyModes();
+  const { modes, profile, production, local } = latency;
+  const pollLine = (name: string, kind: PollKind) =>
+    `${name} ${kind.milliseconds} ms (CPU ${kind.cpuMs} ms, ${kind.eventsRead} events, ${kind.alerts} alerts, DynamoDB ${kind.dynamo.writeUnits} WRU ${kind.dynamo.readUnits} RRU ${JSON.stringify(kind.dynamo.requests)}, ${kind.awsRequests} AWS requests)`;
+  console.log(
+    `   a poll at ${profile.memoryMb} MB's CPU share, the device cloud ${profile.deviceCloudRoundTripMs} ms away (scripts/bench/poll-profile.ts, mean of ${profile.empty.polls}): ${[
+      pollLine("empty", profile.empty),
+      pollLine("with events", profile.events),
+      pollLine("an hour's events", profile.manyEvents),
+      pollLine("with an alert", profile.alerting),
+    ].join("; ")}`,
+  );
+  console.log(
+    `   ${"mode".padEnd(12)} ${"events".padStart(6)} ${"p50".padStart(7)} ${"p95".padStart(7)} ${"(wait)".padStart(7)} ${"lost".padStart(4)}   ${"polls/min".padStart(9)} ${"billed".padStart(8)} ${"held".padStart(7)}   ${"USD/month".padStart(9)}`,
+  );
+  for (const { pollEverySeconds, latency: figures, cost } of modes) {
+    const { invocations } = figures;
+    console.log(
+      `   ${`every ${pollEverySeconds} s`.padEnd(12)} ${String(figures.events).padStart(6)} ${seconds(figures.p50Ms).padStart(7)} ${seconds(figures.p95Ms).padStart(7)} ${seconds(figures.stages.untilRead.p95Ms).padStart(7)} ${String(figures.lost).padStart(4)}   ${String(invocations.perMinute).padStart(9)} ${`${invocations.durationMs} ms`.padStart(8)} ${`${invocations.heldMs} ms`.padStart(7)}   ${usd(cost.totalUsd).padStart(9)}`,
+    );
+  }
+  console.log(
+    "   (wait): until the poll that read the event, p95. polls/min, billed, held: the mode's poll invocations, their median wall time and time held for the CPU share. USD/month: a 1,000-device fleet's polls priced from the measured poll (scripts/bench/latency-cost.ts)",
+  );
+  for (const { pollEverySeconds, cost } of modes) {
+    const items = cost.lines.map(
+      (line) => `${line.item} ${usd(line.usd)} (${line.quantity.toLocaleString("en")})`,
+    );
+    console.log(
+      `   every ${pollEverySeconds} s, USD/month: ${items.join("; ")}; a poll billed ${cost.billedMs.empty} ms empty, ${cost.billedMs.withEvents} ms with events (${Math.round(cost.pollsWithEventsShare * 100)}% of polls)`,
+    );
+  }
+
+  const productionMode = modes.find((mode) => mode.pollEverySeconds === production.pollEverySeconds);
+  const productionName = `production every ${production.pollEverySeconds} s`;
+  const productionFigures = productionMode
+    ? `p95 ${seconds(productionMode.latency.p95Ms)}, ${productionMode.latency.lost} lost, ${usd(productionMode.cost.totalUsd)} USD`
+    : "not a measured mode";
+  console.log(
+    `   ${productionName} at ${production.memoryMb} MB: ${productionFigures}   ${judge("Latency modes", `${productionName}: ${productionFigures}`, goalText(TARGET), productionMode?.met ?? false)}`,
+  );
+  const fastest = modes[0];
+  if (fastest)
+    console.log(
+      `   every ${fastest.pollEverySeconds} s: p95 ${seconds(fastest.latency.p95Ms)}, ${fastest.latency.lost} lost, ${usd(fastest.cost.totalUsd)} USD; the next goal, ${goalText(NEXT_GOAL)}: ${within(fastest.latency, fastest.cost.totalUsd, NEXT_GOAL) && fastest.latency.lost === 0 ? "reached" : "not yet"} (printed, not judged)`,
+    );
+  const cheapest = latency.cheapestMeeting === undefined ? "none" : `every ${latency.cheapestMeeting} s`;
+  console.log(
+    `   the cheapest mode meeting ${goalText(TARGET)}: ${cheapest}   ${judge("Latency modes", `${productionName}, cheapest meeting: ${cheapest}`, `production runs the cheapest mode meeting ${goalText(TARGET)}`, latency.cheapestMeeting !== undefined && production.pollEverySeconds === latency.cheapestMeeting)}`,
+  );
+  console.log(
+    `   npm start's schedule (a poll every ${local.schedule.local ? local.schedule.pollEverySeconds : "?"} s, loopback, this machine's CPU): ${local.events} events, p50 ${local.p50Ms} ms, p95 ${local.p95Ms} ms, max ${local.maxMs} ms, ${local.lost} lost   ${judge("Latency", `npm start p95 ${local.p95Ms} ms`, `p95 <= ${local.targetMs} ms (poll interval + 1 s)`, local.met)}`,
+  );
+  for (const figures of [local, ...modes.map((mode) => mode.latency)]) {
+    if (figures.duplicates + figures.unexpected + figures.problems.length > 0)
+      console.log(
+        `   ${figures.duplicates} duplicates, ${figures.unexpected} unexpected, problems: ${figures.problems.join("; ")}`,
+      );
+  }
+  return latency;
+}

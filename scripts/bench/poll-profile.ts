@@ -1,0 +1,172 @@
+/**
+ * What one poll of an account costs, measured on the real poll handler: its DynamoDB capacity and
+ * AWS requests (through dynamo-meter.ts and the emulators' request counts) and its billed time at
+ * the poller's CPU share (cpu-share.ts) with the device cloud's round trips, for the three kinds of
+ * poll a latency mode's price is made of: one that finds nothing, one that reads events none of
+ * which alert, and one whose events alert (what each alert adds). The latency modes price a
+ * fleet's month from these, as the backlog run's idle poll priced it before.
+ */
+import { writeFile } from "node:fs/promises";
+import { RULE_STATE_FIELDS, RuleStateStore } from "@fleet-alerts/core/poller";
+import { createPollHandler } from "@fleet-alerts/functions/poll";
+import { type Simulator, start } from "@fleet-alerts/simulator";
+import { type Emulators, startEmulators } from "../../packages/local/src/emulators.js";
+import { FLEET } from "./cost.js";
+import { cpuShareOf } from "./cpu-share.js";
+import { type DynamoUsage, meterDynamo, usageBetween } from "./dynamo-meter.js";
+
+export interface PollKind {
+  /** Polls measured, and the means per poll below. */
+  polls: number;
+  eventsRead: number;
+  alerts: number;
+  /** Wall time of the invocation at the CPU share, device-cloud round trips included (loopback AWS). */
+  milliseconds: number;
+  /** Of which the CPU the poll used (at this machine's speed). */
+  cpuMs: number;
+  dynamo: DynamoUsage;
+  /** Every AWS request (DynamoDB, SNS, SQS): each pays a round trip the loopback hides. */
+  awsRequests: number;
+}
+
+export interface PollProfile {
+  memoryMb: number;
+  deviceCloudRoundTripMs: number;
+  empty: PollKind;
+  /** Events read, none alerting: the fleet's usual poll (2% of its events alert). */
+  events: PollKind;
+  /** The same with an hour's events of the simulated fleet: what each more event read adds. */
+  manyEvents: PollKind;
+  /** Events read, one of them alerting (a fleet's alerts are sparse: under three a poll a minute). */
+  alerting: PollKind;
+}
+
+const RULE = { id: "bench-profile", events: [200], severity: "info", cooldownSeconds: 60 };
+const POLLS_EACH = 4;
+const PROFILED_ACCOUNT = "profile";
+
+export async function measurePollProfile(
+  memoryMb: number,
+  deviceCloudRoundTripMs: number,
+): Promise<PollProfile> {
+  const emulators = await startEmulators({ subscribeInbox: false });
+  const meter = await meterDynamo(emulators.endpoints.dynamodb);
+  // The clock moves only when told: an empty poll finds nothing, and the other polls read what was made.
+  const simulator = await start({ seed: 11, devices: 20, historyHours: 1 });
+  simulator.control.faults.add({ endpoint: "*", kind: "latency", latencyMs: deviceCloudRoundTripMs });
+  const share = cpuShareOf(memoryMb);
+  try {
+    const rulesFile = `${process.cwd()}/.build/bench-profile-rules.json`;
+    await writeFile(rulesFile, JSON.stringify({ rules: [RULE] }));
+    const poll = createPollHandler(
+      {
+        ...emulators.env(),
+        AWS_ENDPOINT_URL_DYNAMODB: meter.endpoint,
+        DEVICE_CLOUD_ACCOUNTS: JSON.stringify([
+          { id: PROFILED_ACCOUNT, baseUrl: simulator.url, username: "demo", rulesFile },
+        ]),
+        DEVICE_CLOUD_PASSWORD: "demo",
+      },
+      { logger: { info: () => undefined, warn: () => undefined, error: () => undefined } },
+    );
+    const context = { getRemainingTimeInMillis: () => 60_000 };
+    const measure = async (prepare: (simulator: Simulator) => void): Promise<PollKind> => {
+      const runs = [];
+      for (let index = 0; index < POLLS_EACH; index++) {
+        prepare(simulator);
+        const [usage, requests, cpu] = [meter.usage(), await emulators.requestCounts(), share.figures()];
+        const started = performance.now();
+        const summaries = await share.run(() => poll({}, context));
+        runs.push({
+          milliseconds: performance.now() - started,
+          cpuMs: share.figures().cpuMs - cpu.cpuMs,
+          dynamo: usageBetween(usage, meter.usage()),
+          // The emulators count every request, the metered DynamoDB ones too.
+          awsRequests: count(await emulators.requestCounts()) - count(requests),
+          eventsRead: summaries.reduce((total, summary) => total + summary.eventsRead, 0),
+          alerts: summaries.reduce((total, summary) => total + summary.alertsPublished, 0),
+        });
+      }
+      const mean = (values: number[]) => values.reduce((total, value) => total + value, 0) / values.length;
+      const dynamo = {
+        requests: meanRequests(runs.map((run) => run.dynamo.requests)),
+        writeUnits: mean(runs.map((run) => run.dynamo.writeUnits)),
+        readUnits: mean(runs.map((run) => run.dynamo.readUnits)),
+      };
+      return {
+        polls: runs.length,
+        eventsRead: mean(runs.map((run) => run.eventsRead)),
+        alerts: mean(runs.map((run) => run.alerts)),
+        milliseconds: Math.round(mean(runs.map((run) => run.milliseconds))),
+        cpuMs: Math.round(mean(runs.map((run) => run.cpuMs))),
+        dynamo,
+        awsRequests: mean(runs.map((run) => run.awsRequests)),
+      };
+    };
+    await seedFleetStates(emulators);
+    await share.run(() => poll({}, context)); // sets the cursor at the newest event
+    await measure(() => undefined); // warms the process up, not counted
+    const devices = simulator.control.devices().map((device) => device.deviceid);
+    // A simulated minute of a 20-device fleet: a few events, none of them the rule's code.
+    const events = (sim: Simulator) => sim.control.advance(60_000);
+    let alerted = 0;
+    const alerting = (sim: Simulator) => {
+      events(sim);
+      // Each on another device: its cooldown state is new, as a fleet's alerts mostly are.
+      sim.control.injectEvent({ appdevid: RULE.events[0] as number, deviceid: devices[alerted++] as string });
+    };
+    return {
+      memoryMb,
+      deviceCloudRoundTripMs,
+      empty: await measure(() => undefined),
+      events: await measure(events),
+      manyEvents: await measure((sim) => sim.control.advance(3_600_000)),
+      alerting: await measure(alerting),
+    };
+  } finally {
+    share.stop();
+    await simulator.close();
+    await meter.close();
+    await emulators.close();
+  }
+}
+
+/**
+ * The rule states of FLEET's devices, as a fleet's account holds them: whatever a poll reads of
+ * them is then billed at a fleet's size, not the simulator's 20 devices'.
+ */
+async function seedFleetStates(emulators: Emulators): Promise<void> {
+  const store = new RuleStateStore({
+    documents: emulators.clients.documents,
+    tableName: emulators.tableName,
+  });
+  const ruleIds = Array.from({ length: FLEET.rulesWithState }, (_, index) => `fleet-rule-${index + 1}`);
+  const changes = Array.from({ length: FLEET.devices }, (_, index) => `fleet-device-${index + 1}`).flatMap(
+    (deviceid) =>
+      ruleIds.map((ruleId) => ({
+        deviceid,
+        ruleId,
+        state: {
+          seenSerialno: 1_000_000n,
+          lastAlertSerialno: 1_000_000n,
+          lastAlertEventMs: 0,
+          suppressed: 0,
+        },
+        fields: RULE_STATE_FIELDS,
+      })),
+  );
+  await store.saveAll(PROFILED_ACCOUNT, changes);
+}
+
+const count = (requests: Record<string, number>) =>
+  Object.values(requests).reduce((total, requestCount) => total + requestCount, 0);
+
+function meanRequests(runs: Array<Record<string, number>>): Record<string, number> {
+  const operations = new Set(runs.flatMap((run) => Object.keys(run)));
+  return Object.fromEntries(
+    [...operations].map((operation) => [
+      operation,
+      runs.reduce((total, run) => total + (run[operation] ?? 0), 0) / runs.length,
+    ]),
+  );
+}
