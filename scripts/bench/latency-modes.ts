@@ -5,7 +5,7 @@
  */
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { loadStageConfig, pollerTimeoutSeconds, type StageConfig } from "../../infra/stage-config.js";
+import { loadStageConfig, POLLER_TIMEOUT_SECONDS, type StageConfig } from "../../infra/stage-config.js";
 import type { BacklogFigures } from "./backlog.js";
 import { FLEET } from "./cost.js";
 import type { LatencyFigures, LatencyOptions, LatencySchedule } from "./latency.js";
@@ -54,9 +54,7 @@ export async function measureLatencyModes(
 ): Promise<LatencyModes> {
   const production = loadStageConfig("production");
   const common = { eventsPerSecond: EVENTS_PER_SECOND, injectSeconds: INJECT_SECONDS };
-  const stages = POLL_MODES.map((seconds) =>
-    seconds === 60 ? { scheduleMinutes: 1 } : { scheduleMinutes: 1, pollEverySeconds: seconds },
-  );
+  const stages = POLL_MODES.map((seconds) => ({ scheduleMinutes: 1, pollEverySeconds: seconds }));
   const [local, ...latencies] = await Promise.all([
     measureInProcess({
       ...common,
@@ -116,8 +114,7 @@ function measureInProcess(options: LatencyOptions): Promise<LatencyFigures> {
 function deployedSchedule(stage: ModeFigures["stage"]): LatencySchedule {
   return {
     local: false,
-    runEverySeconds: 60 * stage.scheduleMinutes,
-    timeoutSeconds: pollerTimeoutSeconds(stage),
+    timeoutSeconds: POLLER_TIMEOUT_SECONDS,
     pollEverySeconds: stage.pollEverySeconds,
   };
 }
