@@ -67,18 +67,7 @@ export function buildPolling(
   // (packages/core/src/poller/poll-timer.ts). No dead-letter queue: a timer is worth nothing once
   // its chain's minute has passed (the handler drops it, and the watchdog has started the next
   // chain), so one that failed is kept only a few minutes and never redriven.
-  const pollTimerQueue = new sqs.Queue(stack, "PollTimerQueue", {
-    encryption: sqs.QueueEncryption.SQS_MANAGED,
-    enforceSSL: true,
-    visibilityTimeout: Duration.seconds(POLLER_TIMEOUT_SECONDS * 2),
-    retentionPeriod: Duration.minutes(5),
-  });
-  NagSuppressions.addResourceSuppressions(pollTimerQueue, [
-    {
-      id: "AwsSolutions-SQS3",
-      reason: "Poll timers: a timer that failed is stale a minute later, and the watchdog schedule starts the next chain.",
-    },
-  ]);
+  const pollTimerQueue = chained ? pollTimers(stack) : undefined;
   const poller = pipelineFunction(stack, "Poller", base, {
     copyFiles: [...(base.accounts.copyFiles ?? []), ...young.copyFiles],
     bind,
@@ -95,7 +84,7 @@ export function buildPolling(
       ...base.common.environment,
       ...young.environment,
       ...base.accounts.environment,
-      ...(chained && {
+      ...(pollTimerQueue && {
         POLL_EVERY_SECONDS: String(config.pollEverySeconds),
         POLL_TIMER_QUEUE_URL: pollTimerQueue.queueUrl,
       }),
@@ -106,7 +95,7 @@ export function buildPolling(
   // A watchdog run that waits behind running ones (the reserved concurrency) is worthless a minute
   // later: the next one polls the same events. Drop it instead of letting invocations pile up.
   poller.configureAsyncInvoke({ maxEventAge: Duration.seconds(60), retryAttempts: 0 });
-  if (chained) {
+  if (pollTimerQueue) {
     // One poll per timer; timers of several accounts that are due together share an invocation.
     poller.addEventSource(
       new SqsEventSource(pollTimerQueue, {
@@ -166,4 +155,21 @@ export function buildPolling(
   allowDeviceCloudSecrets(stack, confirm);
   allow(confirm, ["sqs:SendMessage"], sendTo);
   return { poller, confirm, linkSecret };
+}
+
+function pollTimers(stack: Stack): sqs.Queue {
+  const queue = new sqs.Queue(stack, "PollTimerQueue", {
+    encryption: sqs.QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    visibilityTimeout: Duration.seconds(POLLER_TIMEOUT_SECONDS * 2),
+    retentionPeriod: Duration.minutes(5),
+  });
+  NagSuppressions.addResourceSuppressions(queue, [
+    {
+      id: "AwsSolutions-SQS3",
+      reason:
+        "Poll timers: a timer that failed is stale a minute later, and the watchdog schedule starts the next chain.",
+    },
+  ]);
+  return queue;
 }
