@@ -2,7 +2,10 @@ import { Duration, type Stack } from "aws-cdk-lib";
 import * as events from "aws-cdk-lib/aws-events";
 import * as targets from "aws-cdk-lib/aws-events-targets";
 import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
+import * as sqs from "aws-cdk-lib/aws-sqs";
+import { NagSuppressions } from "cdk-nag";
 import { Config, type Function as SstFunction } from "sst/constructs";
+import { SQS_EVENT_SOURCE_MIN_CONCURRENCY } from "../packages/core/src/aws-limits.js";
 import { type Alerting, grantPublishAlerts, grantTellOps } from "./alerting.js";
 import {
   allow,
@@ -12,7 +15,7 @@ import {
   youngGeneration,
 } from "./functions.js";
 import type { Queues } from "./queues.js";
-import { pollerTimeoutSeconds, type StageConfig } from "./stage-config.js";
+import { POLLER_TIMEOUT_SECONDS, type StageConfig } from "./stage-config.js";
 import type { Storage } from "./storage.js";
 
 export interface Polling {
@@ -58,37 +61,57 @@ export function buildPolling(
   // 100,000 events peaked at 104.9, 114.6 and 120.8 MiB; with 2 MiB at 92.7, 102.5 and 103.0; with
   // 1 MiB at 93.8, 98.3 and 100.0 (npm run bench, section 3b, pages of 2,000; docs/PERFORMANCE.md).
   const young = youngGeneration(stack, POLLER_SEMI_SPACE_MIB);
+  const chained = config.pollEverySeconds < 60;
+  const timerConcurrency = Math.max(SQS_EVENT_SOURCE_MIN_CONCURRENCY, config.accounts.length);
+  // Each account's chain of polls waits here, a message per poll delayed until it is due
+  // (packages/core/src/poller/poll-timer.ts). No dead-letter queue: a timer is worth nothing once
+  // its chain's minute has passed (the handler drops it, and the watchdog has started the next
+  // chain), so one that failed is kept only a few minutes and never redriven.
+  const pollTimerQueue = chained ? pollTimers(stack) : undefined;
   const poller = pipelineFunction(stack, "Poller", base, {
     copyFiles: [...(base.accounts.copyFiles ?? []), ...young.copyFiles],
     bind,
     handler: "packages/functions/src/poll.handler",
-    timeout: pollerTimeoutSeconds(config),
+    timeout: POLLER_TIMEOUT_SECONDS,
     memorySize: config.pollerMemoryMb,
-    // Each account's schedule invokes it on its own, so the accounts never wait for one another's
-    // runs. A run of one poll ends before its account's next one starts (the deadline margin); a run
-    // that polls through its interval may still be writing its last poll's chunks when the next
-    // starts (pollerTimeoutSeconds), so two per account: the account lock refuses the newer run's
-    // poll meanwhile, and it polls again at its next tick.
-    reservedConcurrentExecutions: config.accounts.length * (config.pollEverySeconds === undefined ? 1 : 2),
+    // Each account's watchdog runs at the minute, while the chains' polls come from the queue's
+    // mapping, which runs at most `timerConcurrency` at once: room for both, so a watchdog is never
+    // throttled by timers (the lease lets one poll of an account work at a time).
+    reservedConcurrentExecutions: config.accounts.length + (chained ? timerConcurrency : 0),
     // No source maps: parsing them took 12 MiB of a catch-up's peak, which must fit the 128 MB a
     // fast latency mode is priced at (npm run bench, section 3b); its logs name errors, not stacks.
     environment: {
       ...base.common.environment,
       ...young.environment,
       ...base.accounts.environment,
-      ...(config.pollEverySeconds !== undefined && { POLL_EVERY_SECONDS: String(config.pollEverySeconds) }),
+      ...(pollTimerQueue && {
+        POLL_EVERY_SECONDS: String(config.pollEverySeconds),
+        POLL_TIMER_QUEUE_URL: pollTimerQueue.queueUrl,
+      }),
       // Told of every record set aside (packages/core/src/setaside).
       OPS_TOPIC_ARN: alerting.opsTopic.topicArn,
     },
   });
-  // A run that waits behind running ones (the reserved concurrency) is worthless a minute later: the
-  // next scheduled run reads the same events. Drop it instead of letting invocations pile up.
+  // A watchdog run that waits behind running ones (the reserved concurrency) is worthless a minute
+  // later: the next one polls the same events. Drop it instead of letting invocations pile up.
   poller.configureAsyncInvoke({ maxEventAge: Duration.seconds(60), retryAttempts: 0 });
+  if (pollTimerQueue) {
+    // One poll per timer; timers of several accounts that are due together share an invocation.
+    poller.addEventSource(
+      new SqsEventSource(pollTimerQueue, {
+        batchSize: 10,
+        maxConcurrency: timerConcurrency,
+      }),
+    );
+    allow(poller, ["sqs:SendMessage"], [pollTimerQueue.queueArn]);
+  }
   // One schedule per account, invoking the poller with `{ "account": "<id>" }`: each account is
-  // polled by its own run, so a slow or failing device cloud never delays another's alerts.
+  // polled by its own run, so a slow or failing device cloud never delays another's alerts. With a
+  // chain, it is the chain's watchdog: each run starts the minute's chain, so a chain that stopped
+  // (a lost timer, a failing function) polls again within a minute.
   for (const account of config.accounts) {
     new events.Rule(stack, `PollSchedule-${account.id}`, {
-      description: `Polls device-cloud account ${account.id}`,
+      description: `Polls device-cloud account ${account.id}${chained ? `, every ${config.pollEverySeconds} s by a chain it starts each minute` : ""}`,
       schedule: events.Schedule.rate(Duration.minutes(config.scheduleMinutes)),
       targets: [
         new targets.LambdaFunction(poller, {
@@ -132,4 +155,21 @@ export function buildPolling(
   allowDeviceCloudSecrets(stack, confirm);
   allow(confirm, ["sqs:SendMessage"], sendTo);
   return { poller, confirm, linkSecret };
+}
+
+function pollTimers(stack: Stack): sqs.Queue {
+  const queue = new sqs.Queue(stack, "PollTimerQueue", {
+    encryption: sqs.QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    visibilityTimeout: Duration.seconds(POLLER_TIMEOUT_SECONDS * 2),
+    retentionPeriod: Duration.minutes(5),
+  });
+  NagSuppressions.addResourceSuppressions(queue, [
+    {
+      id: "AwsSolutions-SQS3",
+      reason:
+        "Poll timers: a timer that failed is stale a minute later, and the watchdog schedule starts the next chain.",
+    },
+  ]);
+  return queue;
 }

@@ -3,7 +3,6 @@ import { join } from "node:path";
 import * as z from "zod";
 import { publicBaseUrlProblem } from "../packages/core/src/alerts/incident-link.js";
 import {
-  LAMBDA_MAX_TIMEOUT_SECONDS,
   SQS_EVENT_SOURCE_MAX_CONCURRENCY,
   SQS_EVENT_SOURCE_MIN_CONCURRENCY,
 } from "../packages/core/src/aws-limits.js";
@@ -15,7 +14,6 @@ import {
   DEFAULT_TSA_TIMEOUT_MS,
   DEFAULT_UTC_OFFSET,
   evidenceMaxWaitDaysSchema,
-  pollEverySecondsSchema,
   sourceOrganizationSchema,
   tsaTimeoutMsSchema,
   tsaUrlSchema,
@@ -31,6 +29,9 @@ import {
 } from "../packages/core/src/recorder/settings.js";
 
 const e164 = z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an E.164 number like +4915112345678");
+
+/** The intervals a stage may choose, each measured and priced by `npm run bench` (section 3). */
+export const POLL_MODES_SECONDS = [2, 3, 5, 10, 15, 60] as const;
 
 /** An https URL with no credentials, query or fragment: links are made by appending `/i/<token>`. */
 const publicBaseUrlSchema = z
@@ -70,15 +71,17 @@ export const stageConfigSchema = z
     opsEmails: z.array(z.email()).default([]),
     /** The SMS spend alarm fires when the month's SMS cost reaches this (USD). */
     smsMonthlyBudgetUsd: z.number().positive().max(100_000).default(50),
+    /** With pollEverySeconds 60: one poll every this many minutes (each account's schedule). */
     scheduleMinutes: z.number().int().min(1).max(60).default(1),
     /**
-     * POLL_EVERY_SECONDS of the poller: each run keeps polling at this interval until the next run is due.
-     * Absent: one poll per run. What each latency mode costs and measures: README "Latency modes".
+     * Seconds between an account's polls (README "Latency modes" prices each): under 60, each
+     * account's schedule starts a chain of polls every minute, one Lambda invocation each, timed by
+     * SQS delays (poller/poll-timer.ts); 60, the schedule's poll alone.
      */
-    pollEverySeconds: pollEverySecondsSchema.optional(),
+    pollEverySeconds: z.literal(POLL_MODES_SECONDS).default(60),
     /**
-     * The poller's memory in MB. Lambda bills it for the whole run, and a run that polls every few
-     * seconds lasts most of its interval: with pollEverySeconds it is most of the poller's price.
+     * The poller's memory in MB, and its share of a CPU with it (1,769 MB a whole vCPU). A poll waits
+     * on the device cloud most of its time, so the least memory is the cheapest (npm run bench, section 3).
      */
     pollerMemoryMb: z.number().int().min(128).max(10_240).default(512),
     /** FLEET_TIME_ZONE of every function. */
@@ -151,27 +154,19 @@ export const stageConfigSchema = z
       })
       .default({ rateLimit: 20, burstLimit: 40 }),
   })
-  .refine((config) => pollerTimeoutSeconds(config) <= LAMBDA_MAX_TIMEOUT_SECONDS, {
+  .refine((config) => config.scheduleMinutes === 1 || config.pollEverySeconds === 60, {
     path: ["scheduleMinutes"],
-    message: `must be at most ${Math.floor((LAMBDA_MAX_TIMEOUT_SECONDS - DEFAULT_DEADLINE_MARGIN_SECONDS) / 60)} with pollEverySeconds: one run polls through the whole interval and then has ${DEFAULT_DEADLINE_MARGIN_SECONDS} s to finish, and Lambda runs ${LAMBDA_MAX_TIMEOUT_SECONDS} s at most`,
+    message:
+      "must be 1 with a pollEverySeconds under 60: each account's schedule, every minute, starts the minute's chain of polls",
   });
 export type StageConfig = z.output<typeof stageConfigSchema>;
 
 /**
- * The poller's Lambda timeout. One poll a minute reads a page or a few; 60 s leaves room for a
- * backlog and the margin. With pollEverySeconds, one run polls through its whole interval: it stops
- * polling at the time-out less the deadline margin, so the time-out is the interval plus that
- * margin. Its last poll then starts less than pollEverySeconds before the next run's first, as the
- * mode promises; had the run to stop a margin before the next run, "every 10 s" would leave a 20 s
- * gap each minute (polls at 0 to 40 s), a p95 worse than every 15 s's. The two runs overlap only
- * while the last poll still writes a backlog's chunks (infra/polling.ts lets them).
+ * The poller's Lambda timeout: every invocation is one poll. A poll reads a page or a few; a
+ * catch-up polls until the time-out less the deadline margin, and the next poll goes on from its
+ * cursor. The chain's next poll is planned only once this one has ended (poll-chain.ts).
  */
-export function pollerTimeoutSeconds(config: {
-  pollEverySeconds?: number | undefined;
-  scheduleMinutes: number;
-}) {
-  return config.pollEverySeconds ? 60 * config.scheduleMinutes + DEFAULT_DEADLINE_MARGIN_SECONDS : 60;
-}
+export const POLLER_TIMEOUT_SECONDS = 60;
 
 export function loadStageConfig(stage: string, root = process.cwd()): StageConfig {
   const file = join(root, "infra", "stages", `${stage}.json`);

@@ -6,9 +6,9 @@
  */
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { loadStageConfig, pollerTimeoutSeconds, type StageConfig } from "../../infra/stage-config.js";
+import { loadStageConfig, POLLER_TIMEOUT_SECONDS } from "../../infra/stage-config.js";
 import { FLEET } from "./cost.js";
-import type { LatencyFigures, LatencyOptions, LatencySchedule } from "./latency.js";
+import type { LatencyFigures, LatencyOptions } from "./latency.js";
 import { latencyModeCost, type ModeCost } from "./latency-cost.js";
 import { measurePollProfile, type PollProfile } from "./poll-profile.js";
 
@@ -72,7 +72,8 @@ export async function measureLatencyModes(): Promise<LatencyModes> {
         }
       : {
           ...common,
-          schedule: deployedSchedule({ pollEverySeconds: mode }),
+          // As a stage deploys it (infra/polling.ts): the watchdog every minute, a chain below 60 s.
+          schedule: { local: false, pollEverySeconds: mode, timeoutSeconds: POLLER_TIMEOUT_SECONDS },
           targetMs: TARGET.p95Ms,
           // The device cloud is a remote service: each call pays the round trip the cost model assumes.
           deviceCloudRoundTripMs: FLEET.deviceCloudRoundTripMs,
@@ -96,7 +97,7 @@ export async function measureLatencyModes(): Promise<LatencyModes> {
     profile,
     local: measured.get("local") as LatencyFigures,
     cheapestMeeting: meeting[0]?.pollEverySeconds,
-    production: { pollEverySeconds: production.pollEverySeconds ?? 60, memoryMb },
+    production: { pollEverySeconds: production.pollEverySeconds, memoryMb },
   };
 }
 
@@ -111,14 +112,4 @@ function measureInProcess(options: LatencyOptions): Promise<LatencyFigures> {
     child.once("message", (figures: LatencyFigures) => resolve(figures));
     child.once("exit", (code) => reject(new Error(`a latency measurement exited (${code}) without figures`)));
   });
-}
-
-/** How a stage with this mode runs the poller (infra/polling.ts). */
-function deployedSchedule(stage: Pick<StageConfig, "pollEverySeconds">): LatencySchedule {
-  return {
-    local: false,
-    runEverySeconds: 60,
-    timeoutSeconds: pollerTimeoutSeconds({ ...stage, scheduleMinutes: 1 }),
-    pollEverySeconds: stage.pollEverySeconds === 60 ? undefined : stage.pollEverySeconds,
-  };
 }

@@ -124,7 +124,14 @@ describe("data and messaging", () => {
 
   it("encrypts every queue, enforces SSL, and gives the work queues dead-letter queues", () => {
     const queues = ofType("AWS::SQS::Queue");
-    expect(queues).toHaveLength(8); // evidence, confirm, escalation, webhook, each with its DLQ
+    // Evidence, confirm, escalation, webhook, each with its DLQ; the poll timers without one (a
+    // timer is stale a minute later: infra/polling.ts).
+    expect(queues).toHaveLength(9);
+    template.hasResourceProperties("AWS::SQS::Queue", {
+      VisibilityTimeout: 120,
+      MessageRetentionPeriod: 300,
+      RedrivePolicy: Match.absent(),
+    });
     for (const [, queue] of queues) expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
     for (const [, policy] of ofType("AWS::SQS::QueuePolicy"))
       expect(JSON.stringify(policy.Properties)).toContain('"aws:SecureTransport":"false"');
@@ -238,14 +245,20 @@ describe("functions", () => {
     });
   });
 
-  it("poll each account on its own schedule, two runs per account at most when a run polls through its interval", () => {
-    // Two accounts (north, south), polled every 10 s through a minute's run: its time-out is the
-    // minute plus the 10 s deadline margin, and a run may still write its last poll while its
-    // account's next one starts (the lock takes turns), so two runs an account.
-    expect(fn(/^Poller/)).toMatchObject({ ReservedConcurrentExecutions: 4, Timeout: 70, MemorySize: 512 });
+  it("poll each account on its own schedule, which starts its chain of timed polls each minute", () => {
+    // Two accounts (north, south), polled every 10 s, each poll an invocation of a minute at most:
+    // the two watchdogs, and the poll-timer queue's mapping two at a time.
+    expect(fn(/^Poller/)).toMatchObject({ ReservedConcurrentExecutions: 4, Timeout: 60, MemorySize: 512 });
+    template.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
+      FunctionName: { Ref: logicalId("AWS::Lambda::Function", /^Poller/) },
+      EventSourceArn: arn(logicalId("AWS::SQS::Queue", /^PollTimerQueue/)),
+      BatchSize: 10,
+      ScalingConfig: { MaximumConcurrency: 2 },
+    });
     expect(fn(/^Poller/).Environment).toMatchObject({
       Variables: {
         POLL_EVERY_SECONDS: "10",
+        POLL_TIMER_QUEUE_URL: { Ref: logicalId("AWS::SQS::Queue", /^PollTimerQueue/) },
         FLEET_TIME_ZONE: "Europe/Berlin",
         DEVICE_CLOUD_ACCOUNTS_FILE: "accounts.json",
         GROUPS_FILE: "groups.json",
@@ -392,6 +405,9 @@ describe("least privilege", () => {
 
   it("gives the poller the table's item actions, Publish on the alerts and ops topics and SendMessage on its queues", () => {
     expect(withoutSecrets(/^PollerServiceRoleDefaultPolicy/)).toEqual([
+      // Its chains' timers: consumed, and each poll sends the next.
+      { actions: consume, resource: queueArn(/^PollTimerQueue/), effect: "Allow" },
+      { actions: ["sqs:SendMessage"], resource: queueArn(/^PollTimerQueue/), effect: "Allow" },
       {
         actions: [
           "dynamodb:GetItem",

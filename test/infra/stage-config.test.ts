@@ -57,8 +57,6 @@ const cases = [
   { field: "fleetUtcOffset", value: "0100", env: "FLEET_UTC_OFFSET", schema: evidenceEnvSchema },
   { field: "evidenceMaxWaitDays", value: 367, env: "EVIDENCE_MAX_WAIT_DAYS", schema: evidenceEnvSchema },
   { field: "evidenceMaxWaitDays", value: 0, env: "EVIDENCE_MAX_WAIT_DAYS", schema: evidenceEnvSchema },
-  { field: "pollEverySeconds", value: 60, env: "POLL_EVERY_SECONDS", schema: pollerEnvSchema },
-  { field: "pollEverySeconds", value: 1.5, env: "POLL_EVERY_SECONDS", schema: pollerEnvSchema },
 ];
 
 describe("a stage file refuses what the functions refuse", () => {
@@ -117,12 +115,18 @@ describe("a stage file refuses what the functions refuse", () => {
     ]);
   });
 
-  it("refuses a poller that would have to run longer than Lambda allows", async () => {
-    // A run of 15 minutes would need 15 minutes and the 10 s margin: more than Lambda's 900 s.
-    const message = await stageError({ pollEverySeconds: 10, scheduleMinutes: 15 });
-    expect(message).toContain("scheduleMinutes: must be at most 14 with pollEverySeconds");
+  it("takes only the latency modes the bench prices, and a slower schedule only without a chain", async () => {
+    for (const value of [1, 1.5, 4, 30, 90])
+      expect(await stageError({ pollEverySeconds: value })).toContain(
+        "pollEverySeconds: Invalid option: expected one of 2|3|5|10|15|60",
+      );
+    // Each account's schedule starts the minute's chain: it must run every minute.
+    expect(await stageError({ pollEverySeconds: 10, scheduleMinutes: 5 })).toContain(
+      "scheduleMinutes: must be 1 with a pollEverySeconds under 60",
+    );
+    expect(loadStageConfig("absent", root).pollEverySeconds).toBe(60);
     for (const [stage, config] of Object.entries({
-      longest: { pollEverySeconds: 10, scheduleMinutes: 14 },
+      fastest: { pollEverySeconds: 2 },
       hourly: { scheduleMinutes: 60 },
     })) {
       await writeFile(join(root, "infra", "stages", `${stage}.json`), JSON.stringify(config));

@@ -1,13 +1,16 @@
-import { PollFailedError, type PollSummary, runPollers } from "@fleet-alerts/core/poller";
+import { PollFailedError } from "@fleet-alerts/core/poller";
 import type { Context } from "aws-lambda";
-import { lambdaHandler, publishFailedLags, publishPollMetrics } from "./observability.js";
+import { lambdaHandler } from "./observability.js";
+import { isTimerEvent, pollReported, pollTimed, startChain, timerAccount } from "./poll-chain.js";
 import { buildRuntime, type RuntimeOverrides } from "./runtime.js";
 import { scheduledAccountEventSchema, scheduledRuntimes } from "./scheduled-account.js";
 
 /**
- * The scheduled poller. Thin: a runtime is built once per container and account (a configuration
- * error fails every invocation with a message naming the variable; an account's secrets are read
- * only when it is polled), the work is core's `runPollers`.
+ * The poller. Thin: a runtime is built once per container and account (a configuration error fails
+ * every invocation with a message naming the variable; an account's secrets are read only when it
+ * is polled), the work is core's. Two triggers: an account's watchdog schedule (`{"account": id}`,
+ * every minute), which polls and starts the minute's chain, and the poll-timer queue, each message
+ * one poll of a chain (poll-chain.ts).
  */
 export function createPollHandler(
   env: Readonly<Record<string, string | undefined>>,
@@ -15,33 +18,39 @@ export function createPollHandler(
 ) {
   const runtimeFor = scheduledRuntimes(env, (resolved) => buildRuntime(resolved, options));
   return lambdaHandler(async (event: unknown, context: Pick<Context, "getRemainingTimeInMillis">) => {
+    const deadlineOf = (margin: number) => Date.now() + context.getRemainingTimeInMillis() - margin * 1000;
+    if (isTimerEvent(event)) {
+      // Each timer is one account's (a batch may hold several), polled side by side.
+      const timed = await Promise.all(
+        event.Records.map(async (record) => {
+          const runtime = await runtimeFor(timerAccount(record.body));
+          return pollTimed(runtime, record, deadlineOf(runtime.config.DEADLINE_MARGIN_SECONDS));
+        }),
+      );
+      return timed.flat();
+    }
     const { account } = scheduledAccountEventSchema.parse(event ?? {});
-    const { config, pollers, observer } = await runtimeFor(account);
+    const runtime = await runtimeFor(account);
     // Outside a stage (the local mode, the tests) the runtime holds every configured account.
-    const polled =
-      account === undefined ? pollers : pollers.filter((poller) => poller.settings.account === account);
+    const polled = runtime.pollers.filter(
+      (poller) => account === undefined || poller.settings.account === account,
+    );
     if (polled.length === 0) throw new Error(`unknown account ${account}: not configured`);
     const startedMs = Date.now();
-    const deadlineMs = startedMs + context.getRemainingTimeInMillis() - config.DEADLINE_MARGIN_SECONDS * 1000;
-    const report = (summaries: readonly PollSummary[]) => {
-      for (const summary of summaries) {
-        observer.observe({ type: "poll-summary", ...summary });
-        publishPollMetrics(summary, Date.now() - startedMs);
-      }
-    };
-    try {
-      const summaries = await runPollers(polled, {
-        deadlineMs,
-        ...(config.POLL_EVERY_SECONDS !== undefined && { pollEveryMs: config.POLL_EVERY_SECONDS * 1000 }),
-      });
-      report(summaries);
-      return summaries;
-    } catch (error) {
-      // The accounts that were polled still report (their lag alarm must not see missing data).
-      if (error instanceof PollFailedError) report(error.summaries);
-      if (error instanceof PollFailedError) publishFailedLags(error.failures);
-      throw error;
-    }
+    const deadlineMs = deadlineOf(runtime.config.DEADLINE_MARGIN_SECONDS);
+    const outcomes = await Promise.all(
+      polled.map(async (poller) => {
+        const outcome = await pollReported(runtime, poller, { deadlineMs, quietWhenIdle: false });
+        await startChain(runtime, poller.settings.account, outcome.result, startedMs);
+        return outcome;
+      }),
+    );
+    const failed = outcomes.flatMap((outcome) =>
+      outcome.error instanceof PollFailedError ? [outcome.error] : [],
+    );
+    // A failed poll fails the run, so that Lambda's error metric counts it.
+    if (failed.length > 0) throw new PollFailedError(failed.flatMap((error) => error.failures));
+    return outcomes.flatMap((outcome) => outcome.summaries);
   });
 }
 

@@ -28,7 +28,7 @@ import {
   RuleStateStore,
   TickCarry,
 } from "@fleet-alerts/core/poller";
-import { SqsSender } from "@fleet-alerts/core/queue";
+import { type JobQueue, SqsSender } from "@fleet-alerts/core/queue";
 import {
   DynamoRoutingItemStore,
   DynamoSmsCapStore,
@@ -93,6 +93,9 @@ export interface PollerRuntime {
   pollers: AccountPoller[];
   /** The observer every account's poller reports to (the run summaries too). */
   observer: Observer;
+  logger: StructuredLogger;
+  /** Where each account's poll chain sends the timer of its next poll (POLL_TIMER_QUEUE_URL). */
+  timers?: JobQueue;
 }
 
 /** What the local mode changes: its logger and observer, and its clock, which may run faster than real time. */
@@ -208,7 +211,14 @@ export async function buildRuntime(
       carry: new TickCarry(),
     })),
   );
-  return { config, pollers, observer: shared.observer };
+  return {
+    config,
+    pollers,
+    observer: shared.observer,
+    logger: log,
+    // Wall-clock delays, never scaled: a chain polls every few real seconds in the local mode too.
+    ...(config.POLL_TIMER_QUEUE_URL && { timers: new SqsSender(sqs, config.POLL_TIMER_QUEUE_URL) }),
+  };
 }
 
 /** One device-cloud client per account; the password comes from the variable the account names. */

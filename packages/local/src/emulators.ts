@@ -64,6 +64,8 @@ export interface Emulators {
     webhook: string;
     webhookDlq: string;
     inbox: string;
+    /** The poll chains' timers (infra/polling.ts): each message one poll of one account, delayed. */
+    pollTimer: string;
   };
   /** The evidence bucket (created; reach it path-style). */
   bucket: string;
@@ -179,6 +181,7 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
       }),
     });
     const inbox = await createQueue("inbox");
+    const pollTimer = await createQueue("poll-timer");
     if (options.subscribeInbox !== false) await subscribe(inbox);
 
     const bucket = "fleet-alerts-test-evidence";
@@ -192,7 +195,7 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
       sqs: servers.fauxqs,
       s3: servers.fauxqs,
     };
-    const queues = { evidence, evidenceDlq, confirm, escalation, webhook, webhookDlq, inbox };
+    const queues = { evidence, evidenceDlq, confirm, escalation, webhook, webhookDlq, inbox, pollTimer };
     return {
       region: REGION,
       credentials: { ...CREDENTIALS },
@@ -222,6 +225,7 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
         ESCALATION_QUEUE_URL: escalation,
         WEBHOOK_QUEUE_URL: webhook,
         WEBHOOK_DLQ_URL: webhookDlq,
+        POLL_TIMER_QUEUE_URL: pollTimer,
         OPS_TOPIC_ARN: opsTopicArn,
         EVIDENCE_BUCKET: bucket,
         EVIDENCE_STAGING_BUCKET: stagingBucket,

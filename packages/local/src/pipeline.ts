@@ -53,14 +53,18 @@ export interface LocalOptions {
   accounts?: readonly string[];
   /** Simulated seconds per real second. */
   speed: number;
-  /** A run of one poll this often (the local mode's schedule), unless `deployedSchedule` is given. */
+  /**
+   * Seconds between an account's polls: its chain's interval (POLL_EVERY_SECONDS; 60 or more: the
+   * watchdog's poll alone), unless `deployedSchedule` is given.
+   */
   pollEverySeconds: number;
   /**
-   * Runs the poller as a deployed stage's schedule does instead (infra/polling.ts): one run every
-   * `runEverySeconds`, each with `timeoutSeconds` of Lambda time, polling every `pollEverySeconds`
-   * within it (POLL_EVERY_SECONDS) or once. The benchmark's latency modes use it.
+   * Runs the poller as a deployed stage does instead (infra/polling.ts), with its Lambda time-out.
+   * The benchmark's latency modes use it.
    */
   deployedSchedule?: DeployedSchedule;
+  /** Told of every poll-handler invocation once it ends, with its wall time (the benchmark prices them). */
+  onPollInvocation?: (invocation: PollInvocation) => void;
   evidenceDir: string;
   rulesFile?: string;
   fleetTimeZone: string;
@@ -89,10 +93,18 @@ export interface LocalOptions {
 }
 
 export interface DeployedSchedule {
-  runEverySeconds: number;
+  pollEverySeconds: number;
   timeoutSeconds: number;
-  pollEverySeconds?: number | undefined;
 }
+
+export interface PollInvocation {
+  /** The watchdog's schedule (every minute) or a chain's timer. */
+  trigger: "watchdog" | "timer";
+  durationMs: number;
+}
+
+/** The watchdog's schedule, as deployed: every minute of real time (a chain's timers are real seconds too). */
+const WATCHDOG_EVERY_MS = 60_000;
 
 export interface LocalPipeline {
   /** The simulated fleets by account id (none with a real device cloud). */
@@ -207,16 +219,24 @@ export async function startLocalPipeline(
     options.incidentPort,
   );
   const handlerEnv = { ...env, PUBLIC_BASE_URL: incident.baseUrl };
-  const deployed = options.deployedSchedule;
+  const pollEverySeconds = options.deployedSchedule?.pollEverySeconds ?? options.pollEverySeconds;
+  const pollTimeoutSeconds = options.deployedSchedule?.timeoutSeconds ?? 30;
   const poll = createPollHandler(
     {
       ...handlerEnv,
-      ...(deployed?.pollEverySeconds !== undefined && {
-        POLL_EVERY_SECONDS: String(deployed.pollEverySeconds),
-      }),
+      // 60 s or more: no chain, the watchdog's poll alone (as a stage that polls once a minute).
+      ...(pollEverySeconds < 60 && { POLL_EVERY_SECONDS: String(pollEverySeconds) }),
     },
     overrides,
   );
+  const invoke = async (trigger: PollInvocation["trigger"], event: unknown) => {
+    const startedMs = Date.now();
+    try {
+      return await poll(event, lambdaContext(pollTimeoutSeconds));
+    } finally {
+      options.onPollInvocation?.({ trigger, durationMs: Date.now() - startedMs });
+    }
+  };
   const confirm = createConfirmHandler(handlerEnv, overrides);
   const evidence = createEvidenceHandler(handlerEnv, overrides);
   const escalate = createEscalateHandler(handlerEnv, overrides);
@@ -230,10 +250,15 @@ export async function startLocalPipeline(
   const inboxes = await subscribeRecipients(emulators, sqs, groups);
   const loops = runLoops(
     [
-      // The schedule: the poll handler reports each run's poll-summary itself.
-      deployed
-        ? every(deployed.runEverySeconds * 1000, () => poll({}, lambdaContext(deployed.timeoutSeconds)))
-        : every(options.pollEverySeconds * 1000, () => poll({}, CONTEXT)),
+      // The watchdog, which polls every account and starts its chain for the minute; then the
+      // timers of the chains, one poll each, as the event source mapping delivers them (one loop
+      // per account and one more: a catch-up poll of one account does not hold up another's).
+      // The poll handler reports each poll's poll-summary itself.
+      every(WATCHDOG_EVERY_MS, () => invoke("watchdog", {})),
+      ...consumers(accounts.length + 1, sqs, emulators.queues.pollTimer, async (event) => {
+        await invoke("timer", event);
+        return { batchItemFailures: [] };
+      }),
       () => deliver(sqs, emulators.queues.confirm, confirm),
       // As deployed: at most evidenceConcurrency jobs download from the device cloud at once.
       ...consumers(

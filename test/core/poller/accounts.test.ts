@@ -25,7 +25,6 @@ beforeAll(async () => {
       { id: "south", baseUrl: south.url, username: "demo", timeoutMs: 5_000 },
     ]),
     DEVICE_CLOUD_PASSWORD: "demo",
-    POLL_EVERY_SECONDS: "1",
     DEADLINE_MARGIN_SECONDS: "1",
   };
 });
@@ -34,7 +33,7 @@ afterAll(async () => {
   await emulators?.close();
 });
 
-/** One scheduled run: ticks each second for `seconds` (the deadline margin is 1 s). */
+/** One run of every account (or the one a schedule names), with `seconds` of Lambda time (the deadline margin is 1 s). */
 const run = (event: unknown, seconds: number) =>
   createPollHandler(env)(event, { getRemainingTimeInMillis: () => (seconds + 1) * 1000 });
 
@@ -51,30 +50,27 @@ describe("accounts polled side by side", () => {
     const slow: FaultRule = { endpoint: "eventquery", kind: "latency", latencyMs: 1_200, probability: 1 };
     south.control.faults.add(slow);
     const startedMs = Date.now();
-    const summaries = await run({}, 3.5);
+    const summaries = await run({}, 10);
     south.control.faults.clear();
-    // North ticked each second while south's first poll (a few 1.2-second answers) took 3 s and
-    // more: polled one after the other, north's second tick would have waited for all of them.
+    // North's whole poll was over before south's first answer came: polled one after the other,
+    // north would have waited for all of south's 1.2-second answers.
     const northReads = eventReads(north, startedMs);
-    const tickedAt = (fromMs: number) => northReads.some((at) => at >= fromMs && at < fromMs + 600);
-    expect([tickedAt(0), tickedAt(1_000), tickedAt(2_000)]).toEqual([true, true, true]);
-    expect(eventReads(south, startedMs).length).toBeLessThan(northReads.length);
+    expect(northReads.length).toBeGreaterThan(0);
+    expect(Math.max(...northReads)).toBeLessThan(1_000);
+    expect(Date.now() - startedMs).toBeGreaterThan(1_200);
     expect(summaries.map((summary) => summary.account).sort()).toEqual(["north", "south"]);
     const [northCursor, southCursor] = [await cursorOf("north"), await cursorOf("south")];
     expect(northCursor).toBe(north.control.events().at(-1)?.serialno);
     expect(southCursor).toBe(south.control.events().at(-1)?.serialno);
   });
 
-  it("keeps polling the healthy account when the other fails, and reports the failure after", async () => {
+  it("polls the healthy account when the other fails, and reports the failure after", async () => {
     north.control.resetRequests();
     south.control.faults.add({ endpoint: "eventquery", kind: "status500", probability: 1 });
     const before = await cursorOf("south");
     north.control.advance(10 * 60_000);
-    const startedMs = Date.now();
     await expect(run({}, 2.5)).rejects.toThrow(/poll failed for south/);
     south.control.faults.clear();
-    // North's ticks went on after south's failure, in the first second.
-    expect(eventReads(north, startedMs).some((at) => at >= 1_000)).toBe(true);
     expect(await cursorOf("north")).toBe(north.control.events().at(-1)?.serialno);
     expect(await cursorOf("south")).toBe(before);
   });

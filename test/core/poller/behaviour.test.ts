@@ -179,74 +179,6 @@ describe("Offline confirmation", () => {
 });
 
 describe("the poll handler's run", () => {
-  it("keeps polling at POLL_EVERY_SECONDS until shortly before its deadline", async () => {
-    const { simulator, emulators, poll } = await started(
-      [{ id: "speed", events: [13], severity: "warning" }],
-      {
-        POLL_EVERY_SECONDS: "1",
-        DEADLINE_MARGIN_SECONDS: "1",
-      },
-    );
-    const deviceid = simulator.control.devices()[0]?.deviceid;
-    // An event that happens while the invocation is running is alerted by that same invocation.
-    const injected = new Promise<bigint>((resolve) =>
-      setTimeout(() => resolve(simulator.control.injectEvent({ appdevid: 13, deviceid }).serialno), 1_300),
-    );
-    const [summary] = await poll(3_800);
-    expect(summary).toMatchObject({ outcome: "caught-up", alertsPublished: 1 });
-    expect(alertsOf(await drainInbox(emulators)).map((alert) => alert.key)).toEqual([
-      `${await injected}/speed`,
-    ]);
-  });
-
-  // A stage's run of POLL_EVERY_SECONDS polls through its interval: its Lambda time-out is the
-  // interval plus the deadline margin (infra/stage-config.ts, pollerTimeoutSeconds). The 10 s mode
-  // scaled down by five: polls every 2 s, a margin of 2 s, an interval of 6 s.
-  it("polls through its whole interval when its time-out adds the margin, and no further", async () => {
-    const { simulator, emulators, poll } = await started(
-      [{ id: "speed", events: [13], severity: "warning" }],
-      { POLL_EVERY_SECONDS: "2", DEADLINE_MARGIN_SECONDS: "2" },
-    );
-    const deviceid = simulator.control.devices()[0]?.deviceid;
-    const injectAt = (ms: number) =>
-      new Promise<bigint>((resolve) =>
-        setTimeout(() => resolve(simulator.control.injectEvent({ appdevid: 13, deviceid }).serialno), ms),
-      );
-    const beforeLastPoll = injectAt(3_000);
-    const afterLastPoll = injectAt(5_000);
-    const [summary] = await poll(6_000 + 2_000);
-    // The poll at 4 s read the event of 3 s: the run stops polling a whole interval after it
-    // started, not a margin before (polls at 0 and 2 s, then a gap of 6 s across runs). The event
-    // of 5 s waits for the next run's first poll, at 6 s.
-    expect(summary?.alertsPublished).toBe(1);
-    expect(alertsOf(await drainInbox(emulators)).map((alert) => alert.key)).toEqual([
-      `${await beforeLastPoll}/speed`,
-    ]);
-    const late = await afterLastPoll;
-    await poll(2_000 + 2_000);
-    expect(alertsOf(await drainInbox(emulators)).map((alert) => alert.key)).toEqual([`${late}/speed`]);
-  });
-
-  it("polls again at its next tick when the run before still holds the account", async () => {
-    const { simulator, emulators, poll } = await started(
-      [{ id: "speed", events: [13], severity: "warning" }],
-      { POLL_EVERY_SECONDS: "1", DEADLINE_MARGIN_SECONDS: "1" },
-    );
-    const event = simulator.control.injectEvent({
-      appdevid: 13,
-      deviceid: simulator.control.devices()[0]?.deviceid,
-    });
-    // The run before is still writing its last poll's chunks for the first half second.
-    const { lock } = (await accountRuntime(pipeline as Pipeline)).deps;
-    expect(await lock.acquire("north", "run-before", Date.now())).toBe(true);
-    setTimeout(() => void lock.release("north", "run-before"), 500);
-    const [summary] = await poll(3_000 + 1_000);
-    expect(summary?.alertsPublished).toBe(1);
-    expect(alertsOf(await drainInbox(emulators)).map((alert) => alert.key)).toEqual([
-      `${event.serialno}/speed`,
-    ]);
-  });
-
   it("checkpoints and stops at its deadline; the next run goes on from there", async () => {
     const { simulator, emulators } = await started([
       { id: "all", events: [13, 16, 14, 8], severity: "info" },
@@ -293,6 +225,11 @@ describe("configuration", () => {
       /FLEET_TIME_ZONE: must be an IANA time zone/,
     ],
     ["a poll interval of a minute", { POLL_EVERY_SECONDS: "60" }, /POLL_EVERY_SECONDS/],
+    [
+      "a poll interval without its timer queue",
+      { POLL_EVERY_SECONDS: "5", POLL_TIMER_QUEUE_URL: undefined },
+      /POLL_TIMER_QUEUE_URL: missing: POLL_EVERY_SECONDS needs the poll-timer queue/,
+    ],
     [
       "a missing password",
       { DEVICE_CLOUD_PASSWORD: undefined },

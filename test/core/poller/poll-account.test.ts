@@ -150,7 +150,9 @@ describe("pollAccount over in-memory ports", () => {
     const cursors = {
       read: async (account: string) => {
         const cursor = (await deps.cursors.read(account)) as bigint;
-        await deps.cursors.advance(account, cursor, cursor + 100n, NOW); // the other run, meanwhile
+        // The other run, meanwhile: once this one holds the lease (its look before is not disturbed).
+        if (deps.lock.holder(account) !== undefined)
+          await deps.cursors.advance(account, cursor, cursor + 100n, NOW);
         return cursor;
       },
       advance: deps.cursors.advance.bind(deps.cursors),
@@ -242,10 +244,12 @@ describe("ticks of one invocation (a poll every few seconds)", () => {
     await pollAccount(SETTINGS, deps, Number.POSITIVE_INFINITY, carry);
     deps.client.events.push(...events(20).slice(10));
     await poll(deps); // another invocation, overlapping this one
+    // The next events: a poll that finds none reads nothing at all, rule states included.
+    deps.client.events.push(...events(25).slice(20));
     await pollAccount(SETTINGS, deps, Number.POSITIVE_INFINITY, carry);
     expect(loads).toHaveBeenCalledTimes(3);
 
-    deps.client.events.push(...events(30).slice(20));
+    deps.client.events.push(...events(30).slice(25));
     const crash = (step: PollStep) => {
       if (step === "states-saved") throw new Error("crash");
     };

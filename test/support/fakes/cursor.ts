@@ -48,6 +48,10 @@ export class FakeAccountLease implements AccountLease {
     if (caughtUpAtMs !== undefined) this.#caughtUpAtMs.set(account, caughtUpAtMs);
   }
 
+  caughtUp(account: string, atMs: number): void {
+    this.#caughtUpAtMs.set(account, atMs);
+  }
+
   lastCaughtUpMs(account: string): number | undefined {
     return this.#caughtUpAtMs.get(account);
   }

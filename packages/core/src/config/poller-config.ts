@@ -127,11 +127,20 @@ export const pollerEnvSchema = z
      */
     OPS_TOPIC_ARN: z.string().startsWith("arn:", "must be an ARN").optional(),
     FLEET_TIME_ZONE: timeZoneSchema.default("UTC"),
+    /**
+     * The interval of each account's poll chain (poller/poll-timer.ts), with the queue its timers
+     * wait in. Unset: one poll per scheduled run (the watchdog's alone).
+     */
     POLL_EVERY_SECONDS: fromEnvString(pollEverySecondsSchema).optional(),
+    POLL_TIMER_QUEUE_URL: z.url().optional(),
     DEADLINE_MARGIN_SECONDS: z.coerce.number().int().min(1).max(120).default(DEFAULT_DEADLINE_MARGIN_SECONDS),
     ...alertLinkEnvFields,
   })
-  .refine(...linkSecretRequired);
+  .refine(...linkSecretRequired)
+  .refine((env) => env.POLL_EVERY_SECONDS === undefined || env.POLL_TIMER_QUEUE_URL !== undefined, {
+    path: ["POLL_TIMER_QUEUE_URL"],
+    message: "missing: POLL_EVERY_SECONDS needs the poll-timer queue its chain waits in",
+  });
 export type PollerConfig = z.output<typeof pollerEnvSchema>;
 
 /** What the escalate function reads from its environment: no device cloud, no alerts topic. */

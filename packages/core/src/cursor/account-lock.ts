@@ -41,7 +41,7 @@ export class AccountLock implements AccountLease {
     });
     if (!acquired) return false;
     this.#extendedAtMs.set(leaseKey(account, owner), nowMs);
-    if (typeof previous?.caughtUpAtMs === "number") this.#caughtUpAtMs.set(account, previous.caughtUpAtMs);
+    if (typeof previous?.caughtUpAtMs === "number") this.caughtUp(account, previous.caughtUpAtMs);
     return true;
   }
 
@@ -74,7 +74,7 @@ export class AccountLock implements AccountLease {
 
   async release(account: string, owner: string, caughtUpAtMs?: number): Promise<void> {
     this.#extendedAtMs.delete(leaseKey(account, owner));
-    if (caughtUpAtMs !== undefined) this.#caughtUpAtMs.set(account, caughtUpAtMs);
+    if (caughtUpAtMs !== undefined) this.caughtUp(account, caughtUpAtMs);
     await conditionally(() =>
       this.table.documents.send(
         new UpdateCommand({
@@ -93,6 +93,10 @@ export class AccountLock implements AccountLease {
         }),
       ),
     );
+  }
+
+  caughtUp(account: string, atMs: number): void {
+    this.#caughtUpAtMs.set(account, Math.max(atMs, this.#caughtUpAtMs.get(account) ?? atMs));
   }
 
   lastCaughtUpMs(account: string): number | undefined {

@@ -20,8 +20,13 @@ export interface AccountLease {
    */
   release(account: string, owner: string, caughtUpAtMs?: number): Promise<void>;
   /**
+   * A poll that found nothing to read caught up at `atMs` without taking the lease: remembered in
+   * this process only (such a poll writes nothing), for `lastCaughtUpMs`.
+   */
+  caughtUp(account: string, atMs: number): void;
+  /**
    * When a run of the account last caught up, as this process last learned it (the lease it took
-   * said so, or a run of its own released it so): how far behind a run that fails is.
+   * said so, or a run of its own released it so or found nothing to read): how far behind a run that fails is.
    */
   lastCaughtUpMs(account: string): number | undefined;
 }

@@ -29,8 +29,8 @@ export interface Run {
   /** Where the cursor stands: the last chunk sent out whole. */
   cursor: bigint;
   states: Map<string, RuleState>;
-  /** Vehicle, driver and last status fix per device id, read once per run (may be empty). */
-  fleet: ReadonlyMap<string, FleetDevice>;
+  /** Vehicle, driver and last status fix per device id, read once per run (may be empty; never fails). */
+  fleet: Promise<ReadonlyMap<string, FleetDevice>>;
 }
 
 /** A chunk whose alert records are written, waiting to go out. */
@@ -67,7 +67,7 @@ export async function recordChunk(
   summary.suppressed += decision.suppressed;
   for (const observation of decision.observations) deps.observer.observe(observation);
 
-  const decided = await storable(await recordsOfChunk(plan, run.fleet, settings, deps, summary), deps);
+  const decided = await storable(await recordsOfChunk(plan, await run.fleet, settings, deps, summary), deps);
   const recorded = { from, through: chunk.through, decision, cameOnline: devicesCameOnline(chunk.events) };
   const opening = () => deps.publications.open(account, from, deps.now());
   const [existing, openedEarly] = await Promise.all([

@@ -5,6 +5,7 @@ export * from "./event-order.js";
 export * from "./newest-serial.js";
 export * from "./page-reader.js";
 export * from "./poll-account.js";
+export * from "./poll-timer.js";
 export * from "./ports.js";
 export * from "./rejected-store.js";
 export * from "./rule-state.js";

@@ -69,14 +69,16 @@ export async function* eventPages(
   cursor: bigint,
   deps: PageReading,
   summary: Pick<PollSummary, "eventsRead" | "rejected">,
+  /** The scan after `cursor` made already (a poll's look before it takes the lease): not made again. */
+  firstScan?: SerialScan,
 ): AsyncGenerator<Chunk[], void, undefined> {
   const pageEvents = deps.pageEvents ?? PAGE_EVENTS;
   const record = recorderOf(account, deps, summary);
   // An event the scan saw that its page's answer did not bring: given a second read, then passed over.
   const missedOnce = new Set<bigint>();
   let from = cursor;
-  for (;;) {
-    const scan = await scanSerials(from, deps);
+  for (let made = firstScan; ; made = undefined) {
+    const scan = made ?? (await scanSerials(from, deps));
     await record(scan.unplaced);
     if (scan.serials.length === 0) return;
     let next = 0;
@@ -91,11 +93,20 @@ export async function* eventPages(
   }
 }
 
+/** The smallest serials after a cursor (ascending), and the invalid events that have none. */
+export interface SerialScan {
+  serials: bigint[];
+  unplaced: RejectedEvent[];
+}
+
+/** Whether a scan found nothing at all to read: the poll has nothing to do. */
+export const isEmptyScan = (scan: SerialScan) => scan.serials.length === 0 && scan.unplaced.length === 0;
+
 /** The smallest serials after `from` (ascending), and the invalid events that have none. */
-async function scanSerials(
+export async function scanSerials(
   from: bigint,
-  deps: PageReading,
-): Promise<{ serials: bigint[]; unplaced: RejectedEvent[] }> {
+  deps: Pick<PageReading, "client" | "scanSerials">,
+): Promise<SerialScan> {
   const scan = await deps.client.readEvents(
     { afterSerialno: from, columns: ["serialno"] },
     () => new ScanRows(from, deps.scanSerials ?? SCAN_SERIALS),

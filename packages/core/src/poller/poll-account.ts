@@ -9,7 +9,7 @@ import {
   type PollSummary,
 } from "./dependencies.js";
 import { newestSerial } from "./newest-serial.js";
-import { eventPages, readFleet } from "./page-reader.js";
+import { eventPages, isEmptyScan, readFleet, type SerialScan, scanSerials } from "./page-reader.js";
 import { PlannedChunks } from "./planned-chunks.js";
 import { tellStale } from "./stale-steps.js";
 
@@ -46,6 +46,13 @@ export class TickCarry {
  * stale alerts, move the cursor (the next chunk's alerts are recorded meanwhile); caught up, tell
  * the groups what the catch-up held back as stale. A crash anywhere replays from the last cursor,
  * and every step is idempotent, so nothing is lost and nothing is published twice.
+ *
+ * It first looks, without the lease: the cursor, and the serial numbers after it. Most polls of a
+ * short interval find none, and such a poll writes nothing at all (reading changes nothing another
+ * poll relies on). Only a poll that found something takes the lease, then reads the cursor again
+ * under it: another poll may have moved it meanwhile, and saved the rule states of where it moved
+ * it to, which a poll from the old cursor would overwrite with older ones. The look is reused only
+ * if the cursor is where it was.
  */
 export async function pollAccount(
   settings: AccountSettings,
@@ -54,6 +61,13 @@ export async function pollAccount(
   carry = new TickCarry(),
 ): Promise<PollSummary> {
   const summary = emptySummary(settings.account);
+  const look = await lookAhead(settings.account, deps);
+  if (look !== undefined && isEmptyScan(look.scan)) {
+    // Caught up: a summary a crash left owed still goes out (nothing is read once none is owed).
+    await tellStale(settings.account, look.cursor, deps, pastDeadlineOf(deps, deadlineMs));
+    deps.lock.caughtUp(settings.account, deps.now());
+    return { ...summary, outcome: "caught-up", cursor: look.cursor.toString() };
+  }
   const owner = randomUUID();
   if (!(await deps.lock.acquire(settings.account, owner, deps.now()))) {
     deps.logger.info("another poller holds this account; skipping", { account: settings.account });
@@ -61,7 +75,7 @@ export async function pollAccount(
   }
   let caughtUpAtMs: number | undefined;
   try {
-    const polled = await pollHeld(settings, deps, deadlineMs, owner, summary, carry);
+    const polled = await pollHeld(settings, deps, deadlineMs, { owner, summary, carry, look });
     if (polled.outcome === "cursor-moved" || polled.outcome === "lost-lease") carry.drop();
     if (polled.outcome === "caught-up" || polled.outcome === "started") caughtUpAtMs = deps.now();
     return polled;
@@ -73,28 +87,45 @@ export async function pollAccount(
   }
 }
 
+/** What a poll saw before it took the lease: the cursor and the scan after it (undefined before a first run). */
+interface Look {
+  cursor: bigint;
+  scan: SerialScan;
+}
+
+async function lookAhead(account: string, deps: PollerDependencies): Promise<Look | undefined> {
+  const cursor = await deps.cursors.read(account);
+  return cursor === undefined ? undefined : { cursor, scan: await scanSerials(cursor, deps) };
+}
+
+interface Held {
+  owner: string;
+  summary: PollSummary;
+  carry: TickCarry;
+  look: Look | undefined;
+}
+
 async function pollHeld(
   settings: AccountSettings,
   deps: PollerDependencies,
   deadlineMs: number,
-  owner: string,
-  summary: PollSummary,
-  carry: TickCarry,
+  { owner, summary, carry, look }: Held,
 ): Promise<PollSummary> {
   const { account } = settings;
   const cursor = await deps.cursors.read(account);
   if (cursor === undefined)
     return { ...summary, outcome: "started", cursor: String(await start(settings, deps)) };
   const states = carry.statesAt(cursor) ?? (await deps.states.loadAll(account));
-  const fleet = await readFleet(account, deps);
+  // Read beside the first page, not before it: an alert waits for the slower of the two alone.
+  const fleet = readFleet(account, deps);
   const run: Run = { settings, deps, owner, summary, cursor, states, fleet };
   const stop = (outcome: Outcome): PollSummary => {
     carry.keep(run.cursor, run.states);
     return { ...summary, outcome, cursor: run.cursor.toString() };
   };
-  const pastDeadline = () => (deps.wallClock ?? Date.now)() >= deadlineMs;
+  const pastDeadline = pastDeadlineOf(deps, deadlineMs);
   const chunks = new PlannedChunks(
-    eventPages(account, run.cursor, deps, summary),
+    eventPages(account, run.cursor, deps, summary, look?.cursor === cursor ? look.scan : undefined),
     run.states,
     settings,
     deps,
@@ -102,10 +133,11 @@ async function pollHeld(
   try {
     const outcome = await runChunks(run, chunks, pastDeadline);
     if (outcome) return stop(outcome);
-    await tellStale(run, pastDeadline);
+    await tellStale(account, run.cursor, deps, pastDeadline);
     return stop("caught-up");
   } finally {
     await chunks.close();
+    await fleet;
   }
 }
 
@@ -158,6 +190,9 @@ async function start(settings: AccountSettings, deps: PollerDependencies): Promi
   deps.logger.info("cursor initialized", { account: settings.account, serialno: serialno.toString() });
   return serialno;
 }
+
+const pastDeadlineOf = (deps: Pick<PollerDependencies, "wallClock">, deadlineMs: number) => () =>
+  (deps.wallClock ?? Date.now)() >= deadlineMs;
 
 function emptySummary(account: string): PollSummary {
   const counts = Object.fromEntries(POLL_COUNTS.map((count) => [count, 0])) as Record<

@@ -1,5 +1,6 @@
 import type { AlertRecord } from "../alerts/record.js";
 import type { Run } from "./chunk-stages.js";
+import type { PollerDependencies } from "./dependencies.js";
 
 /**
  * The chunk's stale records counted into the account's open stale summary, before the cursor passes
@@ -11,18 +12,24 @@ export async function noteStale(run: Run, window: readonly AlertRecord[], throug
 }
 
 /**
- * The poll has caught up: the groups are told what the catch-up held back as stale. Its cursor has
- * moved already, so a failure only delays the summary: it is logged, and the next poll that catches
- * up sends what is still owed (each group once: notices/deliver-once.ts).
+ * The poll has caught up at `cursor` (having read events or not): the groups are told what the
+ * catch-up held back as stale. Its cursor has moved already, so a failure only delays the summary:
+ * it is logged, and the next poll that catches up sends what is still owed (each group once:
+ * notices/deliver-once.ts). Once nothing is owed at a cursor, a warm container asks no more
+ * (stale-summaries.ts), so an idle poll reads nothing for it.
  */
-export async function tellStale(run: Run, pastDeadline: () => boolean): Promise<void> {
-  const { deps, settings } = run;
+export async function tellStale(
+  account: string,
+  cursor: bigint,
+  deps: Pick<PollerDependencies, "staleSummaries" | "now" | "logger">,
+  pastDeadline: () => boolean,
+): Promise<void> {
   if (!deps.staleSummaries) return;
   try {
-    await deps.staleSummaries.sendOwed(settings.account, run.cursor, { now: deps.now, pastDeadline });
+    await deps.staleSummaries.sendOwed(account, cursor, { now: deps.now, pastDeadline });
   } catch (error) {
     deps.logger.error("stale summary not sent; the next poll that catches up sends it", {
-      account: settings.account,
+      account,
       error: (error as Error).message,
     });
   }

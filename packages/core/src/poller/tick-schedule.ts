@@ -1,14 +1,12 @@
 /**
- * When a run that polls every `everyMs` polls next, or undefined when it should stop: the next run
- * is due. A stage gives such a run its interval plus the deadline margin (infra/stage-config.ts,
- * pollerTimeoutSeconds), so its deadline is when the next run's first poll comes.
+ * When a chain that polls every `everyMs` polls next, or undefined when it should stop: its end
+ * (`deadlineMs`) is near, and the next chain's first poll comes then (poll-timer.ts).
  *
- * Ticks are planned by arithmetic from the one before (`plannedMs + everyMs`), not from the time
- * a timer fired: timers fire up to a millisecond early, and six of them would put a 10 s mode's
- * seventh tick just before its deadline, beside the next run's first (seen in `npm run bench`: a
- * run of 60.7 s). A tick that overran its interval is followed at once. A tick planned within half
- * an interval of the deadline is left to the next run, so the deadline's own jitter (how late the
- * run started, how Lambda rounds the time left) cannot add or drop a tick.
+ * Polls are planned by arithmetic from the one before (`plannedMs + everyMs`), not from the time
+ * a timer fired: timers fire early or late (SQS delays are whole seconds), and planning from them
+ * would drift. A poll that overran its interval is followed at once. A poll planned within half
+ * an interval of the end is left to the next chain, so the end's own jitter (how late the
+ * watchdog ran) cannot add or drop a poll.
  */
 export function nextTickMs(
   previousPlannedMs: number,

@@ -1,0 +1,146 @@
+import { awsJson } from "@fleet-alerts/core/aws-text";
+import {
+  type AccountPoller,
+  chainStartedAt,
+  delaySecondsUntil,
+  nextPollTimer,
+  PollFailedError,
+  type PollResult,
+  type PollSummary,
+  type PollTimer,
+  pollTimerSchema,
+  runPollers,
+} from "@fleet-alerts/core/poller";
+import type { SQSEvent, SQSRecord } from "aws-lambda";
+import { publishFailedLags, publishPollMetrics } from "./observability.js";
+import type { PollerRuntime } from "./runtime.js";
+
+/**
+ * One poll of one account, reported: its summary observed and its metrics published, or its
+ * failure's lag published. A poll a timer started that found nothing reports nothing: an idle
+ * account's chain would otherwise log a line every few seconds; its watchdog's poll reports each
+ * minute (the lag alarm's metric among them).
+ */
+export async function pollReported(
+  runtime: PollerRuntime,
+  poller: AccountPoller,
+  { deadlineMs, quietWhenIdle }: { deadlineMs: number; quietWhenIdle: boolean },
+): Promise<{ result: PollResult; summaries: PollSummary[]; error?: Error }> {
+  const startedMs = Date.now();
+  const report = (summaries: readonly PollSummary[]) => {
+    for (const summary of summaries) {
+      if (quietWhenIdle && foundNothing(summary)) continue;
+      runtime.observer.observe({ type: "poll-summary", ...summary });
+      publishPollMetrics(summary, Date.now() - startedMs);
+    }
+  };
+  try {
+    const summaries = await runPollers([poller], { deadlineMs });
+    report(summaries);
+    return { result: "polled", summaries };
+  } catch (error) {
+    if (!(error instanceof PollFailedError)) throw error;
+    report(error.summaries);
+    publishFailedLags(error.failures);
+    return { result: "failed", summaries: error.summaries, error };
+  }
+}
+
+const foundNothing = (summary: PollSummary) =>
+  summary.outcome === "caught-up" && summary.eventsRead === 0 && summary.rejected === 0;
+
+/**
+ * The watchdog's poll of an account (its EventBridge schedule, every minute) starts the account's
+ * chain for the minute: the timer of the chain's next poll. None when the stage polls once a minute
+ * (no POLL_EVERY_SECONDS), or when this poll failed (a device cloud that is down is tried once a
+ * minute, by the watchdog alone).
+ */
+export async function startChain(
+  runtime: PollerRuntime,
+  account: string,
+  result: PollResult,
+  startedMs: number,
+) {
+  const start = chainStartedAt(account, startedMs);
+  await sendNext(runtime, start, result, { watchdog: true });
+}
+
+/**
+ * One timer of a chain: its account polled once, then the chain's next timer sent. A timer past
+ * its chain's minute (SQS delivered it again late) is dropped: the watchdog has started the next
+ * chain. Nothing here throws for a failed poll (the message would come back and poll out of turn):
+ * the chain backs off instead. A timer that cannot be read is dropped with a warning.
+ */
+export async function pollTimed(
+  runtime: PollerRuntime,
+  record: SQSRecord,
+  deadlineMs: number,
+): Promise<PollSummary[]> {
+  const timer = readTimer(runtime, record);
+  if (timer === undefined || Date.now() >= timer.untilMs) return [];
+  const poller = runtime.pollers.find((candidate) => candidate.settings.account === timer.account);
+  if (poller === undefined) {
+    runtime.logger.warn("a poll timer for an account not configured; dropped", { account: timer.account });
+    return [];
+  }
+  const { result, summaries } = await pollReported(runtime, poller, { deadlineMs, quietWhenIdle: true });
+  await sendNext(runtime, timer, result, { watchdog: false });
+  return summaries;
+}
+
+export const isTimerEvent = (event: unknown): event is SQSEvent =>
+  typeof event === "object" && event !== null && Array.isArray((event as Partial<SQSEvent>).Records);
+
+/** The account a timer names, for its runtime (only its secrets are read); the timer is checked by `pollTimed`. */
+export function timerAccount(body: string): string | undefined {
+  try {
+    const { account } = JSON.parse(body) as { account?: unknown };
+    return typeof account === "string" && account.length > 0 ? account : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readTimer(runtime: PollerRuntime, record: SQSRecord): PollTimer | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(record.body);
+  } catch {
+    body = undefined;
+  }
+  const parsed = pollTimerSchema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  runtime.logger.warn("a poll timer that is not one; dropped", {
+    messageId: record.messageId,
+    issues: parsed.error?.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`) ?? [],
+  });
+  return undefined;
+}
+
+/**
+ * Sends the chain's next timer, if it goes on. A send that fails ends the chain early (logged):
+ * the account's next watchdog run starts it again, within a minute.
+ */
+async function sendNext(
+  runtime: PollerRuntime,
+  timer: PollTimer,
+  result: PollResult,
+  { watchdog }: { watchdog: boolean },
+): Promise<void> {
+  const { POLL_EVERY_SECONDS } = runtime.config;
+  if (POLL_EVERY_SECONDS === undefined || runtime.timers === undefined) return;
+  const nowMs = Date.now();
+  const next = nextPollTimer(timer, result, nowMs, POLL_EVERY_SECONDS * 1000, { watchdog });
+  if (next === undefined) return;
+  try {
+    const refused = await runtime.timers.send([
+      { body: awsJson(next), delaySeconds: delaySecondsUntil(next.plannedMs, nowMs) },
+    ]);
+    if (refused.length > 0) throw new Error(refused[0]?.reason);
+  } catch (error) {
+    runtime.logger.error("the next poll timer was not sent; the watchdog restarts the chain", {
+      account: timer.account,
+      error: (error as Error).message,
+    });
+  }
+}
