@@ -32,16 +32,16 @@ export async function reportLatencyModes(judge: Judge): Promise<LatencyModes> {
     ].join("; ")}`,
   );
   console.log(
-    `   ${"mode".padEnd(12)} ${"events".padStart(6)} ${"p50".padStart(7)} ${"p95".padStart(7)} ${"(wait)".padStart(7)} ${"lost".padStart(4)}   ${"polls/min".padStart(9)} ${"billed".padStart(8)} ${"held".padStart(7)}   ${"USD/month".padStart(9)}`,
+    `   ${"mode".padEnd(12)} ${"events".padStart(6)} ${"p50".padStart(7)} ${"p95".padStart(7)} ${"(wait)".padStart(7)} ${"lost".padStart(4)}   ${"polls/min".padStart(9)} ${"empty".padStart(8)} ${"events".padStart(8)}   ${"USD/month".padStart(9)}`,
   );
   for (const { pollEverySeconds, latency: figures, cost } of modes) {
     const { invocations } = figures;
     console.log(
-      `   ${`every ${pollEverySeconds} s`.padEnd(12)} ${String(figures.events).padStart(6)} ${seconds(figures.p50Ms).padStart(7)} ${seconds(figures.p95Ms).padStart(7)} ${seconds(figures.stages.untilRead.p95Ms).padStart(7)} ${String(figures.lost).padStart(4)}   ${String(invocations.perMinute).padStart(9)} ${`${invocations.durationMs} ms`.padStart(8)} ${`${invocations.heldMs} ms`.padStart(7)}   ${usd(cost.totalUsd).padStart(9)}`,
+      `   ${`every ${pollEverySeconds} s`.padEnd(12)} ${String(figures.events).padStart(6)} ${seconds(figures.p50Ms).padStart(7)} ${seconds(figures.p95Ms).padStart(7)} ${seconds(figures.stages.untilRead.p95Ms).padStart(7)} ${String(figures.lost).padStart(4)}   ${String(invocations.perMinute).padStart(9)} ${`${invocations.emptyDurationMs} ms`.padStart(8)} ${`${invocations.withEventsDurationMs} ms`.padStart(8)}   ${usd(cost.totalUsd).padStart(9)}`,
     );
   }
   console.log(
-    "   (wait): until the poll that read the event, p95. polls/min, billed, held: the mode's poll invocations, their median wall time and time held for the CPU share. USD/month: a 1,000-device fleet's polls priced from the measured poll (scripts/bench/latency-cost.ts)",
+    "   (wait): until the poll that read the event, p95. polls/min, empty, events: the mode's poll invocations a minute and their median wall time, those that read nothing and those that read events (every injected event alerts, so these are dearer than a fleet's). USD/month: a 1,000-device fleet's polls priced from the measured poll (scripts/bench/latency-cost.ts)",
   );
   for (const { pollEverySeconds, cost } of modes) {
     const items = cost.lines.map(

@@ -8,10 +8,10 @@ import { parseNotification } from "../../packages/local/src/emulators.js";
 import {
   type DeployedSchedule,
   type LocalPipeline,
+  type PollInvocation,
   startLocalPipeline,
 } from "../../packages/local/src/pipeline.js";
 import type { LocalLine } from "../../packages/local/src/report.js";
-import { type PollInvocation, pollInvocations } from "./throttled-poll.js";
 
 export interface Percentiles {
   p50Ms: number;
@@ -39,10 +39,7 @@ export interface LatencyFigures extends Percentiles {
    * to the receive that returned it.
    */
   stages: { untilRead: Percentiles; readToQueued: Percentiles; queuedToReceived: Percentiles };
-  /**
-   * The poll handler's invocations after the first (which only sets the cursor), as the throttled
-   * process recorded them (throttled-poll.ts; none when the poller ran unthrottled).
-   */
+  /** The poll handler's invocations after the first (which only sets the cursor). */
   invocations: InvocationFigures;
   /** Problems the pipeline reported meanwhile. */
   problems: string[];
@@ -72,14 +69,17 @@ export interface LatencyOptions {
 
 export interface InvocationFigures {
   count: number;
+  /** Of them, the watchdog's (one a minute); the others are the chains' timers. */
+  watchdog: number;
   perMinute: number;
-  /** Medians of wall time (what Lambda bills, loopback AWS), CPU, and time held for the share. */
+  /** Median wall time (what Lambda bills, on loopback AWS): of all, of those that read no event, of those that read some. */
   durationMs: number;
-  cpuMs: number;
-  heldMs: number;
-  /** Medians of wall time of the invocations that read no event, and of those that read some. */
   emptyDurationMs: number;
   withEventsDurationMs: number;
+}
+
+interface TimedInvocation extends PollInvocation {
+  endedMs: number;
 }
 
 const RULE_ID = "bench-latency";
@@ -121,6 +121,7 @@ export async function measureLatency(options: LatencyOptions): Promise<LatencyFi
 
   const problems: string[] = [];
   const summaries: Array<{ atMs: number; eventsRead: number }> = [];
+  const invocations: TimedInvocation[] = [];
   const show = (line: LocalLine) => {
     if (line.type === "poll-summary") summaries.push({ atMs: Date.now(), eventsRead: line.eventsRead });
     if (line.type === "problem") problems.push(line.message);
@@ -134,6 +135,7 @@ export async function measureLatency(options: LatencyOptions): Promise<LatencyFi
       speed: 1,
       pollEverySeconds: schedule.pollEverySeconds,
       ...(!schedule.local && { deployedSchedule: schedule }),
+      onPollInvocation: (invocation) => invocations.push({ ...invocation, endedMs: Date.now() }),
       evidenceDir: ".build/bench-evidence",
       rulesFile,
       fleetTimeZone: "UTC",
@@ -259,7 +261,7 @@ export async function measureLatency(options: LatencyOptions): Promise<LatencyFi
         readToQueued: percentiles(delivered.map((delivery) => delivery.queuedMs - readAt(delivery))),
         queuedToReceived: percentiles(delivered.map((delivery) => delivery.receivedMs - delivery.queuedMs)),
       },
-      invocations: invocationFigures(pollInvocations(), summaries),
+      invocations: invocationFigures(invocations, summaries),
       problems,
     };
   } finally {
@@ -278,32 +280,27 @@ async function cursorIsSet(pipeline: LocalPipeline): Promise<boolean> {
 
 /** The invocations after the first; each read events if a summary it reported did. */
 function invocationFigures(
-  all: readonly PollInvocation[],
+  all: readonly TimedInvocation[],
   summaries: ReadonlyArray<{ atMs: number; eventsRead: number }>,
 ): InvocationFigures {
   const invocations = all.slice(1);
-  const readEvents = (invocation: PollInvocation) =>
+  const readEvents = (invocation: TimedInvocation) =>
     summaries.some(
       (summary) =>
         summary.eventsRead > 0 &&
-        summary.atMs >= invocation.startedMs &&
-        summary.atMs <= invocation.startedMs + invocation.durationMs,
+        summary.atMs >= invocation.endedMs - invocation.durationMs &&
+        summary.atMs <= invocation.endedMs,
     );
-  const medianOf = (chosen: readonly PollInvocation[], figure: (invocation: PollInvocation) => number) =>
-    Math.round(median(chosen.map(figure)));
-  const spanMinutes =
-    ((invocations.at(-1)?.startedMs ?? Number.NaN) - (invocations[0]?.startedMs ?? Number.NaN)) / 60_000;
+  const medianMs = (chosen: readonly TimedInvocation[]) =>
+    Math.round(median(chosen.map((invocation) => invocation.durationMs)));
+  const spanMinutes = ((invocations.at(-1)?.endedMs ?? 0) - (invocations[0]?.endedMs ?? 0)) / 60_000;
   return {
     count: invocations.length,
-    perMinute: Math.round(((invocations.length - 1) / spanMinutes) * 10) / 10,
-    durationMs: medianOf(invocations, (invocation) => invocation.durationMs),
-    cpuMs: medianOf(invocations, (invocation) => invocation.cpuMs),
-    heldMs: medianOf(invocations, (invocation) => invocation.heldMs),
-    emptyDurationMs: medianOf(
-      invocations.filter((invocation) => !readEvents(invocation)),
-      (invocation) => invocation.durationMs,
-    ),
-    withEventsDurationMs: medianOf(invocations.filter(readEvents), (invocation) => invocation.durationMs),
+    watchdog: invocations.filter((invocation) => invocation.trigger === "watchdog").length,
+    perMinute: spanMinutes > 0 ? Math.round(((invocations.length - 1) / spanMinutes) * 10) / 10 : 0,
+    durationMs: medianMs(invocations),
+    emptyDurationMs: medianMs(invocations.filter((invocation) => !readEvents(invocation))),
+    withEventsDurationMs: medianMs(invocations.filter(readEvents)),
   };
 }
 
