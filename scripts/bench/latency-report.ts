@@ -2,6 +2,7 @@
  * Section 3 of `npm run bench`: measures the latency modes (latency-modes.ts), prints their table,
  * what each costs item by item, and judges production's target and choice (bench.ts's `judge`).
  */
+import { availableParallelism } from "node:os";
 import type { Percentiles } from "./latency.js";
 import { type LatencyModes, measureLatencyModes, NEXT_GOAL, TARGET } from "./latency-modes.js";
 import type { PollKind } from "./poll-profile.js";
@@ -72,7 +73,12 @@ export async function reportLatencyModes(judge: Judge): Promise<LatencyModes> {
   console.log(
     `   npm start's schedule (a poll every ${local.schedule.local ? local.schedule.pollEverySeconds : "?"} s, loopback, this machine's CPU): ${local.events} events, p50 ${local.p50Ms} ms, p95 ${local.p95Ms} ms, max ${local.maxMs} ms, ${local.lost} lost   ${judge("Latency", `npm start p95 ${local.p95Ms} ms`, `p95 <= ${local.targetMs} ms (poll interval + 1 s)`, local.met)}`,
   );
-  for (const figures of [local, ...modes.map((mode) => mode.latency)]) {
+  const all = [local, ...modes.map((mode) => mode.latency)];
+  const cpus = all.reduce((total, figures) => total + figures.processCpus, 0);
+  console.log(
+    `   the ${all.length} processes side by side used ${cpus.toFixed(2)} CPUs of this machine's ${availableParallelism()} (${all.map((figures) => figures.processCpus).join(", ")})`,
+  );
+  for (const figures of all) {
     if (figures.duplicates + figures.unexpected + figures.problems.length > 0)
       console.log(
         `   ${figures.duplicates} duplicates, ${figures.unexpected} unexpected, problems: ${figures.problems.join("; ")}`,

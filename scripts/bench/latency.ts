@@ -43,6 +43,8 @@ export interface LatencyFigures extends Percentiles {
   invocations: InvocationFigures;
   /** Problems the pipeline reported meanwhile. */
   problems: string[];
+  /** The CPU this process used over the measurement, in CPUs (modes side by side share the machine's). */
+  processCpus: number;
 }
 
 /**
@@ -107,6 +109,7 @@ interface Delivery {
  */
 export async function measureLatency(options: LatencyOptions): Promise<LatencyFigures> {
   const { schedule } = options;
+  const [cpuAtStart, startedMs] = [process.cpuUsage(), Date.now()];
   // The longest a poll can be away: what an event may wait, and a duplicate take to show.
   const maxGapMs = Math.min(60, schedule.pollEverySeconds) * 1000;
   await mkdir(".build", { recursive: true });
@@ -244,6 +247,15 @@ export async function measureLatency(options: LatencyOptions): Promise<LatencyFi
     const readAt = (delivery: Delivery) => queried.find((at) => at >= delivery.injectedMs) ?? Number.NaN;
     const latency = percentiles(delivered.map((delivery) => delivery.receivedMs - delivery.injectedMs));
     const lost = deliveries.size - delivered.length;
+    await writeFile(
+      `.build/latency-raw-${options.seed}.json`,
+      JSON.stringify({
+        delivered: delivered.map((d) => ({ ...d, readAt: readAt(d) })),
+        invocations,
+        summaries,
+        queried,
+      }),
+    );
     const { targetMs } = options;
     return {
       events: deliveries.size,
@@ -263,6 +275,7 @@ export async function measureLatency(options: LatencyOptions): Promise<LatencyFi
       },
       invocations: invocationFigures(invocations, summaries),
       problems,
+      processCpus: cpusSince(cpuAtStart, startedMs),
     };
   } finally {
     await pipeline.stop();
@@ -302,6 +315,11 @@ function invocationFigures(
     emptyDurationMs: medianMs(invocations.filter((invocation) => !readEvents(invocation))),
     withEventsDurationMs: medianMs(invocations.filter(readEvents)),
   };
+}
+
+function cpusSince(start: NodeJS.CpuUsage, startedMs: number): number {
+  const { user, system } = process.cpuUsage(start);
+  return Math.round(((user + system) / 1000 / (Date.now() - startedMs)) * 100) / 100;
 }
 
 function median(values: number[]): number {

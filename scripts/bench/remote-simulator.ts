@@ -36,6 +36,10 @@ export async function forkSimulator(options: SimulatorOptions) {
     advance: (ms: number) => ask({ kind: "advance", ms }),
     eventsAfter: (serialno: bigint) => ask({ kind: "events-after", serialno: serialno.toString() }),
     gpsCalls: () => ask({ kind: "gps-calls" }),
+    /** Every answer `latencyMs` late, as a service that far away. */
+    addLatency: (latencyMs: number) => ask({ kind: "latency", latencyMs }),
+    /** An event of `appdevid` now, on the fleet's device at `deviceIndex`. */
+    inject: (appdevid: number, deviceIndex: number) => ask({ kind: "inject", appdevid, deviceIndex }),
     /** Every call to the device cloud refused (503), or answered again. */
     setReachable: (reachable: boolean) => ask({ kind: "reachable", reachable }),
     close: async () => {

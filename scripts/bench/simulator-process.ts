@@ -11,6 +11,8 @@ export type SimulatorRequest =
   | { id: number; kind: "events-after"; serialno: string }
   | { id: number; kind: "gps-calls" }
   | { id: number; kind: "reachable"; reachable: boolean }
+  | { id: number; kind: "latency"; latencyMs: number }
+  | { id: number; kind: "inject"; appdevid: number; deviceIndex: number }
   | { id: number; kind: "close" };
 export type SimulatorReply = { kind: "ready"; url: string } | { kind: "reply"; id: number; value: number };
 
@@ -37,6 +39,14 @@ process.on("message", async (request: SimulatorRequest) => {
       if (request.reachable) control.faults.clear();
       else control.faults.add({ endpoint: "*", kind: "status503", probability: 1, retryAfterSeconds: 0 });
       return reply(request.id, 0);
+    case "latency":
+      control.faults.add({ endpoint: "*", kind: "latency", latencyMs: request.latencyMs });
+      return reply(request.id, 0);
+    case "inject": {
+      const device = control.devices()[request.deviceIndex % control.devices().length];
+      if (device) control.injectEvent({ appdevid: request.appdevid, deviceid: device.deviceid });
+      return reply(request.id, 0);
+    }
     case "gps-calls":
       return reply(request.id, control.requests.filter((entry) => entry.endpoint === "gps").length);
     case "close":
