@@ -4,13 +4,12 @@
  * one account a month; which mode the production stage runs, and whether that is the cheapest mode
  * that meets the target.
  */
-import { fork } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { loadStageConfig, POLLER_TIMEOUT_SECONDS } from "../../infra/stage-config.js";
 import { FLEET } from "./cost.js";
+import { forkedFigures } from "./forked-figures.js";
 import type { LatencyFigures, LatencyOptions } from "./latency.js";
 import { latencyModeCost, type ModeCost } from "./latency-cost.js";
-import { measurePollProfile, type PollProfile } from "./poll-profile.js";
+import { forkPollProfile, type PollProfile } from "./poll-profile.js";
 
 /** Seconds between an account's polls: the stage's `pollEverySeconds`. */
 export const POLL_MODES = [2, 3, 5, 10, 15, 60] as const;
@@ -57,7 +56,7 @@ export interface LatencyModes {
 export async function measureLatencyModes(): Promise<LatencyModes> {
   const production = loadStageConfig("production");
   const memoryMb = production.pollerMemoryMb;
-  const profile = await measurePollProfile(memoryMb, FLEET.deviceCloudRoundTripMs);
+  const profile = await forkPollProfile(memoryMb, FLEET.deviceCloudRoundTripMs);
   const common = { eventsPerSecond: EVENTS_PER_SECOND, injectSeconds: INJECT_SECONDS };
   const optionsOf = (mode: PollMode | "local", seed: number): LatencyOptions =>
     mode === "local"
@@ -79,7 +78,10 @@ export async function measureLatencyModes(): Promise<LatencyModes> {
           pollerMemoryMb: memoryMb,
         };
   const figures = await Promise.all(
-    MODES_AND_LOCAL.map((mode, index) => measureInProcess(optionsOf(mode, index + 1))),
+    // latency.ts's measurement, each in a process of its own (latency-process.ts).
+    MODES_AND_LOCAL.map((mode, index) =>
+      forkedFigures<LatencyFigures>("./latency-process.ts", optionsOf(mode, index + 1)),
+    ),
   );
   const measured = new Map(MODES_AND_LOCAL.map((mode, index) => [mode, figures[index] as LatencyFigures]));
   const modes = POLL_MODES.map((pollEverySeconds): ModeFigures => {
@@ -95,17 +97,4 @@ export async function measureLatencyModes(): Promise<LatencyModes> {
     cheapestMeeting: meeting[0]?.pollEverySeconds,
     production: { pollEverySeconds: production.pollEverySeconds, memoryMb },
   };
-}
-
-/** latency.ts's measurement in a process of its own (latency-process.ts). */
-function measureInProcess(options: LatencyOptions): Promise<LatencyFigures> {
-  const child = fork(
-    fileURLToPath(new URL("./latency-process.ts", import.meta.url)),
-    [JSON.stringify(options)],
-    { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] },
-  );
-  return new Promise((resolve, reject) => {
-    child.once("message", (figures: LatencyFigures) => resolve(figures));
-    child.once("exit", (code) => reject(new Error(`a latency measurement exited (${code}) without figures`)));
-  });
 }

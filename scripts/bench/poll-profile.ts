@@ -13,6 +13,7 @@ import { type Emulators, startEmulators } from "../../packages/local/src/emulato
 import { FLEET } from "./cost.js";
 import { cpuShareOf } from "./cpu-share.js";
 import { type DynamoUsage, meterDynamo, usageBetween } from "./dynamo-meter.js";
+import { forkedFigures } from "./forked-figures.js";
 import { forkSimulator } from "./remote-simulator.js";
 
 export interface PollKind {
@@ -44,6 +45,11 @@ export interface PollProfile {
 const RULE = { id: "bench-profile", events: [200], severity: "info", cooldownSeconds: 60 };
 const POLLS_EACH = 8;
 const PROFILED_ACCOUNT = "profile";
+
+/** The measurement in a process of its own (poll-profile-process.ts), as the bench takes it. */
+export function forkPollProfile(memoryMb: number, deviceCloudRoundTripMs: number): Promise<PollProfile> {
+  return forkedFigures("./poll-profile-process.ts", { memoryMb, deviceCloudRoundTripMs });
+}
 
 export async function measurePollProfile(
   memoryMb: number,

@@ -7,7 +7,7 @@ import { reportAccountsCost } from "./accounts-report.js";
 import { FLEET } from "./cost.js";
 import { synthesizeHandlers } from "./handlers.js";
 import { reportLatencyModes } from "./latency-report.js";
-import { measurePollProfile, type PollProfile } from "./poll-profile.js";
+import { forkPollProfile, type PollProfile } from "./poll-profile.js";
 
 export const SECTIONS_ALONE = ["3", "6b"] as const;
 
@@ -24,7 +24,7 @@ export async function runSectionsAlone(
   let profile: PollProfile | undefined;
   if (sections.includes("3")) profile = (await reportLatencyModes(judge)).profile;
   if (!sections.includes("6b")) return;
-  profile ??= await measurePollProfile(production.pollerMemoryMb, FLEET.deviceCloudRoundTripMs);
+  profile ??= await forkPollProfile(production.pollerMemoryMb, FLEET.deviceCloudRoundTripMs);
   const handlers = await synthesizeHandlers();
   try {
     reportAccountsCost(production.pollEverySeconds ?? 60, profile, handlers);
