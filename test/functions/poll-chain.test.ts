@@ -101,7 +101,10 @@ describe("each account's chain of polls", () => {
           DelaySeconds: 1,
         }),
       );
-      missed = north.control.injectEvent({ appdevid: 13, deviceid: north.control.devices()[0]?.deviceid }).serialno;
+      missed = north.control.injectEvent({
+        appdevid: 13,
+        deviceid: north.control.devices()[0]?.deviceid,
+      }).serialno;
       await sleepUntil(at, 28);
       failing.delete("south");
       await sleepUntil(at, 100);

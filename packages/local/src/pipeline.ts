@@ -17,6 +17,7 @@ import { createEvidenceHandler } from "@fleet-alerts/functions/evidence";
 import { serveIncidentApp } from "@fleet-alerts/functions/incident-server";
 import { createNoticesHandler } from "@fleet-alerts/functions/notices";
 import { createPollHandler } from "@fleet-alerts/functions/poll";
+import { timerAccount } from "@fleet-alerts/functions/poll-chain";
 import { createRecorderAuditHandler } from "@fleet-alerts/functions/recorder-audit";
 import { createWebhookHandler } from "@fleet-alerts/functions/webhook";
 import type { DeviceIdentity, EventCoordinates, Simulator } from "@fleet-alerts/simulator";
@@ -100,6 +101,8 @@ export interface DeployedSchedule {
 export interface PollInvocation {
   /** The watchdog's schedule (every minute) or a chain's timer. */
   trigger: "watchdog" | "timer";
+  /** The accounts it was for: every one (the watchdog), or its timers' (one past its chain's minute is dropped unpolled). */
+  accounts: readonly string[];
   durationMs: number;
 }
 
@@ -229,12 +232,12 @@ export async function startLocalPipeline(
     },
     overrides,
   );
-  const invoke = async (trigger: PollInvocation["trigger"], event: unknown) => {
+  const invoke = async (trigger: PollInvocation["trigger"], event: unknown, polled: readonly string[]) => {
     const startedMs = Date.now();
     try {
       return await poll(event, lambdaContext(pollTimeoutSeconds));
     } finally {
-      options.onPollInvocation?.({ trigger, durationMs: Date.now() - startedMs });
+      options.onPollInvocation?.({ trigger, accounts: polled, durationMs: Date.now() - startedMs });
     }
   };
   const confirm = createConfirmHandler(handlerEnv, overrides);
@@ -254,9 +257,19 @@ export async function startLocalPipeline(
       // timers of the chains, one poll each, as the event source mapping delivers them (one loop
       // per account and one more: a catch-up poll of one account does not hold up another's).
       // The poll handler reports each poll's poll-summary itself.
-      every(WATCHDOG_EVERY_MS, () => invoke("watchdog", {})),
+      every(WATCHDOG_EVERY_MS, () =>
+        invoke(
+          "watchdog",
+          {},
+          accounts.map((account) => account.id),
+        ),
+      ),
       ...consumers(accounts.length + 1, sqs, emulators.queues.pollTimer, async (event) => {
-        await invoke("timer", event);
+        await invoke(
+          "timer",
+          event,
+          event.Records.flatMap((record) => timerAccount(record.body) ?? []),
+        );
         return { batchItemFailures: [] };
       }),
       () => deliver(sqs, emulators.queues.confirm, confirm),
