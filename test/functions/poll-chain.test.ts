@@ -9,11 +9,12 @@ import { tableRef } from "../../packages/functions/src/runtime.js";
 import { consumers, every, lambdaContext, runLoops } from "../../packages/local/src/delivery.js";
 import { type Emulators, startEmulators } from "../../packages/local/src/emulators.js";
 
-// Three accounts of one stage, each polled every 2 s by its chain, on the real handler, fauxqs
+// Four accounts of one stage, each polled every 2 s by its chain, on the real handler, fauxqs
 // delaying the timers and a watchdog every minute as deployed (infra/polling.ts). In the first
-// minute each account's chain is broken in its own way; the test then watches the second minute.
+// minute each account's chain is broken in its own way (west's device cloud fails for good); the
+// test then watches the second minute.
 const EVERY_S = 2;
-const ACCOUNTS = ["north", "south", "east"] as const;
+const ACCOUNTS = ["north", "south", "east", "west"] as const;
 type Account = (typeof ACCOUNTS)[number];
 
 let emulators: Emulators;
@@ -32,7 +33,7 @@ afterAll(async () => {
 const accountOf = (body: string) => (JSON.parse(body) as PollTimer).account as Account;
 
 describe("each account's chain of polls", () => {
-  it("heals within a minute from a lost timer, a function failing for a while and a duplicated timer, one chain left each", async () => {
+  it("heals within a minute from a lost timer, a function failing for a while and a duplicated timer, one chain left each, and backs off a failing device cloud", async () => {
     const env = {
       ...emulators.env(),
       DEVICE_CLOUD_ACCOUNTS: JSON.stringify(
@@ -54,7 +55,8 @@ describe("each account's chain of polls", () => {
       for (const account of ACCOUNTS) {
         if (failing.has(account)) continue; // the function fails at once, as a bad deploy would
         polls.get(account)?.push(at());
-        await handler({ account }, lambdaContext(60));
+        // A failed poll fails its run (west's), which the schedule does not run again.
+        await handler({ account }, lambdaContext(60)).catch(() => undefined);
       }
     };
     // The poll-timer queue's event source mapping, one timer at a time per loop.
@@ -101,6 +103,7 @@ describe("each account's chain of polls", () => {
           DelaySeconds: 1,
         }),
       );
+      simulators.get("west")?.control.faults.add({ endpoint: "*", kind: "status500", probability: 1 });
       missed = north.control.injectEvent({
         appdevid: 13,
         deviceid: north.control.devices()[0]?.deviceid,
@@ -139,6 +142,12 @@ describe("each account's chain of polls", () => {
     expect(count("east", 12, 56)).toBeGreaterThanOrEqual(1.6 * (44 / EVERY_S));
     expect(count("east", 65, 100)).toBeGreaterThanOrEqual(oneChain[0]);
     expect(count("east", 65, 100)).toBeLessThanOrEqual(oneChain[1]);
+
+    // West: its device cloud failing, the chain backed off (4, 8, 16 and 32 s between tries, not
+    // 2), then ended; from the next minute on the watchdog alone tries, once a minute.
+    expect(count("west", 12, 58)).toBeGreaterThanOrEqual(2);
+    expect(count("west", 12, 58)).toBeLessThanOrEqual(4);
+    expect(count("west", 60, 100)).toBe(1);
   }, 150_000);
 });
 

@@ -5,6 +5,7 @@
  * chain polls every few real seconds whatever the simulator's speed.
  */
 import type { SQSClient } from "@aws-sdk/client-sqs";
+import { PollFailedError } from "@fleet-alerts/core/poller";
 import { createPollHandler } from "@fleet-alerts/functions/poll";
 import { timerAccount } from "@fleet-alerts/functions/poll-chain";
 import { consumers, every, type LoopStep, lambdaContext } from "./delivery.js";
@@ -53,8 +54,14 @@ export function pollLoops(options: PollLoopOptions): LoopStep[] {
     }
   };
   return [
-    // The poll handler reports each poll's poll-summary itself.
-    every(WATCHDOG_EVERY_MS, () => invoke("watchdog", {}, options.accounts)),
+    // The poll handler reports each poll's poll-summary, and logs a failed poll, itself. A failed
+    // poll fails the run, which is not run again (as the schedule's target retries nothing): the
+    // other accounts' chains are started already.
+    every(WATCHDOG_EVERY_MS, () =>
+      invoke("watchdog", {}, options.accounts).catch((error: unknown) => {
+        if (!(error instanceof PollFailedError)) throw error;
+      }),
+    ),
     // One loop per account and one more: a catch-up poll of one account holds up no other's timer.
     ...consumers(options.accounts.length + 1, options.sqs, options.timerQueueUrl, async (event) => {
       await invoke(
