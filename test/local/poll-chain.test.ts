@@ -5,6 +5,7 @@ import { PurgeQueueCommand, SendMessageCommand } from "@aws-sdk/client-sqs";
 import { CHAIN_MS, type PollTimer } from "@fleet-alerts/core/poller";
 import { describe, expect, it } from "vitest";
 import { startLocalPipeline } from "../../packages/local/src/pipeline.js";
+import { PollTimes } from "../support/poll-times.js";
 
 // The local mode runs each account's chain as a stage does: a watchdog every minute and timers on
 // fauxqs. Its chains are broken as a stage's can be, and heal the same way.
@@ -13,11 +14,7 @@ const EVERY_S = 2;
 describe("the local mode's poll chains", () => {
   it("resume within a minute after their timers are lost, and a duplicated chain ends with its minute", async () => {
     const startedMs = Date.now();
-    const at = () => (Date.now() - startedMs) / 1000;
-    const polls = new Map<string, number[]>([
-      ["north", []],
-      ["south", []],
-    ]);
+    const polls = new PollTimes<"north" | "south">();
     const pipeline = await startLocalPipeline(
       {
         accounts: ["north", "south"],
@@ -28,18 +25,18 @@ describe("the local mode's poll chains", () => {
         evidenceDir: join(await mkdtemp(join(tmpdir(), "fleet-alerts-chain-")), "evidence"),
         fleetTimeZone: "UTC",
         onPollInvocation: ({ accounts }) => {
-          for (const account of accounts) polls.get(account)?.push(at());
+          for (const account of accounts) polls.record(account as "north" | "south");
         },
       },
       () => undefined,
     );
     try {
-      await sleepUntil(at, 8);
+      await polls.until(8);
       // Every timer waiting is lost (both accounts' chains stop); then south gets two timers of
       // the minute, as if its chain had been started twice.
       const { sqs } = pipeline.emulators.clients;
       await sqs.send(new PurgeQueueCommand({ QueueUrl: pipeline.emulators.queues.pollTimer }));
-      const watchdogMs = startedMs + (polls.get("south")?.[0] ?? 0) * 1000;
+      const watchdogMs = startedMs + polls.firstAfter("south", -1) * 1000;
       for (const delaySeconds of [1, 2]) {
         const timer: PollTimer = {
           kind: "poll-timer",
@@ -56,27 +53,19 @@ describe("the local mode's poll chains", () => {
           }),
         );
       }
-      await sleepUntil(at, 100);
+      await polls.until(100);
     } finally {
       await pipeline.stop();
     }
-    const count = (account: string, from: number, to: number) =>
-      (polls.get(account) ?? []).filter((second) => second >= from && second < to).length;
-    const firstAfter = (account: string, second: number) =>
-      (polls.get(account) ?? []).find((polled) => polled > second) ?? Number.POSITIVE_INFINITY;
 
     // North: stopped, then the watchdog started it again within the minute; one chain after.
-    expect(count("north", 10, 55)).toBe(0);
-    expect(firstAfter("north", 10)).toBeLessThan(8 + 60);
-    expect(count("north", 70, 100)).toBeGreaterThanOrEqual(13);
-    expect(count("north", 70, 100)).toBeLessThanOrEqual(17);
+    expect(polls.count("north", 10, 55)).toBe(0);
+    expect(polls.firstAfter("north", 10)).toBeLessThan(8 + 60);
+    expect(polls.count("north", 70, 100)).toBeGreaterThanOrEqual(13);
+    expect(polls.count("north", 70, 100)).toBeLessThanOrEqual(17);
     // South: two chains until the minute's end, then one.
-    expect(count("south", 12, 55)).toBeGreaterThanOrEqual(1.6 * (43 / EVERY_S));
-    expect(count("south", 70, 100)).toBeGreaterThanOrEqual(13);
-    expect(count("south", 70, 100)).toBeLessThanOrEqual(17);
+    expect(polls.count("south", 12, 55)).toBeGreaterThanOrEqual(1.6 * (43 / EVERY_S));
+    expect(polls.count("south", 70, 100)).toBeGreaterThanOrEqual(13);
+    expect(polls.count("south", 70, 100)).toBeLessThanOrEqual(17);
   }, 150_000);
 });
-
-async function sleepUntil(at: () => number, second: number): Promise<void> {
-  while (at() < second) await new Promise((resolve) => setTimeout(resolve, 100));
-}

@@ -93,6 +93,24 @@ export class AccountLock implements AccountLease {
   async release(account: string, owner: string, caughtUpAtMs?: number): Promise<void> {
     this.#extendedAtMs.delete(leaseKey(account, owner));
     if (caughtUpAtMs !== undefined) this.caughtUp(account, caughtUpAtMs);
+    await this.#giveUp(account, owner, caughtUpAtMs);
+  }
+
+  handOver(account: string, owner: string, caughtUpAtMs?: number): void {
+    this.#extendedAtMs.delete(leaseKey(account, owner));
+    if (caughtUpAtMs !== undefined) this.caughtUp(account, caughtUpAtMs);
+  }
+
+  async releaseChain(account: string, chain: string, caughtUpAtMs: number): Promise<void> {
+    this.caughtUp(account, caughtUpAtMs);
+    const held = await getItem(this.table, keys.account(account), keys.lock);
+    // Given up by the poll that left it: a poll of the next chain may have taken it since.
+    if (held?.chain === chain && typeof held.owner === "string")
+      await this.#giveUp(account, held.owner, caughtUpAtMs);
+  }
+
+  /** Gives the lease up if `owner` still holds it; the item stays (for `caughtUpAtMs`). */
+  async #giveUp(account: string, owner: string, caughtUpAtMs: number | undefined): Promise<void> {
     await conditionally(() =>
       this.table.documents.send(
         new UpdateCommand({
@@ -108,30 +126,6 @@ export class AccountLock implements AccountLease {
             ":owner": owner,
             ...(caughtUpAtMs !== undefined && { ":caughtUp": caughtUpAtMs }),
           },
-        }),
-      ),
-    );
-  }
-
-  handOver(account: string, owner: string, caughtUpAtMs?: number): void {
-    this.#extendedAtMs.delete(leaseKey(account, owner));
-    if (caughtUpAtMs !== undefined) this.caughtUp(account, caughtUpAtMs);
-  }
-
-  async releaseChain(account: string, chain: string, caughtUpAtMs: number): Promise<void> {
-    this.caughtUp(account, caughtUpAtMs);
-    const held = await getItem(this.table, keys.account(account), keys.lock);
-    if (held?.chain !== chain || typeof held.owner !== "string") return;
-    await conditionally(() =>
-      this.table.documents.send(
-        new UpdateCommand({
-          TableName: this.table.tableName,
-          Key: { pk: keys.account(account), sk: keys.lock },
-          UpdateExpression: "REMOVE #owner, expiresAtMs, chain, plannedMs SET caughtUpAtMs = :caughtUp",
-          // Still the poll that left it: a poll of the next chain may have taken it since.
-          ConditionExpression: "#owner = :owner",
-          ExpressionAttributeNames: { "#owner": "owner" },
-          ExpressionAttributeValues: { ":owner": held.owner, ":caughtUp": caughtUpAtMs },
         }),
       ),
     );
