@@ -8,12 +8,14 @@ import { createPollHandler } from "../../packages/functions/src/poll.js";
 import { tableRef } from "../../packages/functions/src/runtime.js";
 import { consumers, every, lambdaContext, runLoops } from "../../packages/local/src/delivery.js";
 import { type Emulators, startEmulators } from "../../packages/local/src/emulators.js";
+import { PollTimes } from "../support/poll-times.js";
 
-// Three accounts of one stage, each polled every 2 s by its chain, on the real handler, fauxqs
+// Four accounts of one stage, each polled every 2 s by its chain, on the real handler, fauxqs
 // delaying the timers and a watchdog every minute as deployed (infra/polling.ts). In the first
-// minute each account's chain is broken in its own way; the test then watches the second minute.
+// minute each account's chain is broken in its own way (west's device cloud fails for good); the
+// test then watches the second minute.
 const EVERY_S = 2;
-const ACCOUNTS = ["north", "south", "east"] as const;
+const ACCOUNTS = ["north", "south", "east", "west"] as const;
 type Account = (typeof ACCOUNTS)[number];
 
 let emulators: Emulators;
@@ -32,7 +34,7 @@ afterAll(async () => {
 const accountOf = (body: string) => (JSON.parse(body) as PollTimer).account as Account;
 
 describe("each account's chain of polls", () => {
-  it("heals within a minute from a lost timer, a function failing for a while and a duplicated timer, one chain left each", async () => {
+  it("heals within a minute from a lost timer, a function failing for a while and a duplicated timer, one chain left each, and backs off a failing device cloud", async () => {
     const env = {
       ...emulators.env(),
       DEVICE_CLOUD_ACCOUNTS: JSON.stringify(
@@ -43,18 +45,18 @@ describe("each account's chain of polls", () => {
     };
     const handler = createPollHandler(env);
     const startedMs = Date.now();
-    const at = () => (Date.now() - startedMs) / 1000;
     // When each account was polled (in seconds from the start): a watchdog run, or a timer of a
     // chain still in its minute (one past it is dropped unpolled).
-    const polls = new Map<Account, number[]>(ACCOUNTS.map((account) => [account, []]));
+    const polls = new PollTimes<Account>();
     const failing = new Set<Account>();
     const dropNext = new Set<Account>();
 
     const watchdog = async () => {
       for (const account of ACCOUNTS) {
         if (failing.has(account)) continue; // the function fails at once, as a bad deploy would
-        polls.get(account)?.push(at());
-        await handler({ account }, lambdaContext(60));
+        polls.record(account);
+        // A failed poll fails its run (west's), which the schedule does not run again.
+        await handler({ account }, lambdaContext(60)).catch(() => undefined);
       }
     };
     // The poll-timer queue's event source mapping, one timer at a time per loop.
@@ -67,8 +69,7 @@ describe("each account's chain of polls", () => {
       if (records.some((record) => failing.has(accountOf(record.body))))
         throw new Error("the function is failing");
       for (const record of records)
-        if (Date.now() < (JSON.parse(record.body) as PollTimer).untilMs)
-          polls.get(accountOf(record.body))?.push(at());
+        if (Date.now() < (JSON.parse(record.body) as PollTimer).untilMs) polls.record(accountOf(record.body));
       if (records.length > 0) await handler({ Records: records }, lambdaContext(60));
       return { batchItemFailures: [] };
     };
@@ -82,7 +83,7 @@ describe("each account's chain of polls", () => {
     const north = simulators.get("north") as Simulator;
     let missed: bigint | undefined;
     try {
-      await sleepUntil(at, 8);
+      await polls.until(8);
       // North's next timer is lost; south's function fails for 20 s; east gets a second timer of
       // its chain's minute (a duplicate, as SQS may deliver, or a watchdog run twice).
       dropNext.add("north");
@@ -101,44 +102,46 @@ describe("each account's chain of polls", () => {
           DelaySeconds: 1,
         }),
       );
-      missed = north.control.injectEvent({ appdevid: 13, deviceid: north.control.devices()[0]?.deviceid }).serialno;
-      await sleepUntil(at, 28);
+      simulators.get("west")?.control.faults.add({ endpoint: "*", kind: "status500", probability: 1 });
+      missed = north.control.injectEvent({
+        appdevid: 13,
+        deviceid: north.control.devices()[0]?.deviceid,
+      }).serialno;
+      await polls.until(28);
       failing.delete("south");
-      await sleepUntil(at, 100);
+      await polls.until(100);
     } finally {
       await loops.stop();
     }
 
-    const count = (account: Account, from: number, to: number) =>
-      (polls.get(account) ?? []).filter((second) => second >= from && second < to).length;
-    const firstAfter = (account: Account, second: number) =>
-      (polls.get(account) ?? []).find((polled) => polled > second) ?? Number.POSITIVE_INFINITY;
     // One chain: a poll every 2 s, 17 or 18 in the 35 s from 65 to 100 (the watchdog's one of them).
     const oneChain = [15, 20] as const;
 
     // North: its chain stopped with the lost timer (at 8 to 10 s), and the watchdog restarted it
     // within a minute; the event logged meanwhile was read then (the cursor passed it).
-    expect(count("north", 12, 58)).toBe(0);
-    expect(firstAfter("north", 12)).toBeLessThan(10 + 60);
-    expect(count("north", 65, 100)).toBeGreaterThanOrEqual(oneChain[0]);
-    expect(count("north", 65, 100)).toBeLessThanOrEqual(oneChain[1]);
+    expect(polls.count("north", 12, 58)).toBe(0);
+    expect(polls.firstAfter("north", 12)).toBeLessThan(10 + 60);
+    expect(polls.count("north", 65, 100)).toBeGreaterThanOrEqual(oneChain[0]);
+    expect(polls.count("north", 65, 100)).toBeLessThanOrEqual(oneChain[1]);
     const cursor = await new CursorStore(tableRef(env, emulators.tableName)).read("north");
     expect(cursor).toBeGreaterThanOrEqual(missed as bigint);
 
     // South: nothing polled while the function failed; within a minute of its recovery it polls
     // again, one chain.
-    expect(count("south", 10, 28)).toBe(0);
-    expect(firstAfter("south", 28)).toBeLessThan(28 + 60);
-    expect(count("south", 65, 100)).toBeGreaterThanOrEqual(oneChain[0]);
-    expect(count("south", 65, 100)).toBeLessThanOrEqual(oneChain[1]);
+    expect(polls.count("south", 10, 28)).toBe(0);
+    expect(polls.firstAfter("south", 28)).toBeLessThan(28 + 60);
+    expect(polls.count("south", 65, 100)).toBeGreaterThanOrEqual(oneChain[0]);
+    expect(polls.count("south", 65, 100)).toBeLessThanOrEqual(oneChain[1]);
 
     // East: two chains for the rest of that minute, then one.
-    expect(count("east", 12, 56)).toBeGreaterThanOrEqual(1.6 * (44 / EVERY_S));
-    expect(count("east", 65, 100)).toBeGreaterThanOrEqual(oneChain[0]);
-    expect(count("east", 65, 100)).toBeLessThanOrEqual(oneChain[1]);
+    expect(polls.count("east", 12, 56)).toBeGreaterThanOrEqual(1.6 * (44 / EVERY_S));
+    expect(polls.count("east", 65, 100)).toBeGreaterThanOrEqual(oneChain[0]);
+    expect(polls.count("east", 65, 100)).toBeLessThanOrEqual(oneChain[1]);
+
+    // West: its device cloud failing, the chain backed off (4, 8, 16 and 32 s between tries, not
+    // 2), then ended; from the next minute on the watchdog alone tries, once a minute.
+    expect(polls.count("west", 12, 58)).toBeGreaterThanOrEqual(2);
+    expect(polls.count("west", 12, 58)).toBeLessThanOrEqual(4);
+    expect(polls.count("west", 60, 100)).toBe(1);
   }, 150_000);
 });
-
-async function sleepUntil(at: () => number, second: number): Promise<void> {
-  while (at() < second) await new Promise((resolve) => setTimeout(resolve, 100));
-}

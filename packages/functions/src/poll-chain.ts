@@ -1,6 +1,7 @@
 import { awsJson } from "@fleet-alerts/core/aws-text";
 import {
   type AccountPoller,
+  type ChainPoll,
   chainStartedAt,
   delaySecondsUntil,
   nextPollTimer,
@@ -24,7 +25,7 @@ import type { PollerRuntime } from "./runtime.js";
 export async function pollReported(
   runtime: PollerRuntime,
   poller: AccountPoller,
-  { deadlineMs, quietWhenIdle }: { deadlineMs: number; quietWhenIdle: boolean },
+  { deadlineMs, quietWhenIdle, chain }: { deadlineMs: number; quietWhenIdle: boolean; chain?: ChainStep },
 ): Promise<{ result: PollResult; summaries: PollSummary[]; error?: Error }> {
   const startedMs = Date.now();
   const report = (summaries: readonly PollSummary[]) => {
@@ -35,7 +36,7 @@ export async function pollReported(
     }
   };
   try {
-    const summaries = await runPollers([poller], { deadlineMs });
+    const summaries = await runPollers([poller], { deadlineMs, ...(chain && { chain }) });
     report(summaries);
     return { result: "polled", summaries };
   } catch (error) {
@@ -50,19 +51,75 @@ const foundNothing = (summary: PollSummary) =>
   summary.outcome === "caught-up" && summary.eventsRead === 0 && summary.rejected === 0;
 
 /**
- * The watchdog's poll of an account (its EventBridge schedule, every minute) starts the account's
- * chain for the minute: the timer of the chain's next poll. None when the stage polls once a minute
- * (no POLL_EVERY_SECONDS), or when this poll failed (a device cloud that is down is tried once a
- * minute, by the watchdog alone).
+ * One poll of a chain and the chain's next timer, decided once: when the poll ends well it is asked
+ * whether the chain goes on (to leave the lease to the next poll), and the same answer is sent.
  */
-export async function startChain(
+class ChainStep implements ChainPoll {
+  readonly chain: string;
+  readonly plannedMs: number;
+  readonly last: boolean;
+  #next: { timer: PollTimer | undefined } | undefined;
+
+  constructor(
+    private readonly timer: PollTimer,
+    private readonly everyMs: number,
+    private readonly watchdog: boolean,
+  ) {
+    // A chain is known by its end: each watchdog run starts one, at its own millisecond.
+    this.chain = String(timer.untilMs);
+    this.plannedMs = timer.plannedMs;
+    // Even if it ends on time, no poll follows it.
+    this.last = nextPollTimer(timer, "polled", timer.plannedMs, everyMs, { watchdog }) === undefined;
+  }
+
+  goesOn(): boolean {
+    this.#next = { timer: this.#after("polled") };
+    return this.#next.timer !== undefined;
+  }
+
+  /** The chain's next timer after this poll ended with `result`; undefined: the chain ends. */
+  next(result: PollResult): PollTimer | undefined {
+    return result === "polled" && this.#next ? this.#next.timer : this.#after(result);
+  }
+
+  #after(result: PollResult): PollTimer | undefined {
+    return nextPollTimer(this.timer, result, Date.now(), this.everyMs, { watchdog: this.watchdog });
+  }
+}
+
+/**
+ * The chain step of a poll, when the stage polls on a chain (POLL_EVERY_SECONDS); the watchdog's
+ * poll of an account (its EventBridge schedule, every minute) starts the minute's chain.
+ */
+function chainStepOf(
   runtime: PollerRuntime,
-  account: string,
-  result: PollResult,
+  timer: PollTimer,
+  { watchdog }: { watchdog: boolean },
+): ChainStep | undefined {
+  const { POLL_EVERY_SECONDS } = runtime.config;
+  if (POLL_EVERY_SECONDS === undefined || runtime.timers === undefined) return undefined;
+  return new ChainStep(timer, POLL_EVERY_SECONDS * 1000, watchdog);
+}
+
+/**
+ * The watchdog's poll of an account (its EventBridge schedule, every minute, at `startedMs`): the
+ * first of the minute's chain, which it starts (none when the stage polls once a minute).
+ */
+export async function pollWatched(
+  runtime: PollerRuntime,
+  poller: AccountPoller,
+  deadlineMs: number,
   startedMs: number,
-) {
-  const start = chainStartedAt(account, startedMs);
-  await sendNext(runtime, start, result, { watchdog: true });
+): ReturnType<typeof pollReported> {
+  const { account } = poller.settings;
+  const chain = chainStepOf(runtime, chainStartedAt(account, startedMs), { watchdog: true });
+  const outcome = await pollReported(runtime, poller, {
+    deadlineMs,
+    quietWhenIdle: false,
+    ...(chain && { chain }),
+  });
+  await sendNext(runtime, account, chain?.next(outcome.result));
+  return outcome;
 }
 
 /**
@@ -83,8 +140,13 @@ export async function pollTimed(
     runtime.logger.warn("a poll timer for an account not configured; dropped", { account: timer.account });
     return [];
   }
-  const { result, summaries } = await pollReported(runtime, poller, { deadlineMs, quietWhenIdle: true });
-  await sendNext(runtime, timer, result, { watchdog: false });
+  const chain = chainStepOf(runtime, timer, { watchdog: false });
+  const { result, summaries } = await pollReported(runtime, poller, {
+    deadlineMs,
+    quietWhenIdle: true,
+    ...(chain && { chain }),
+  });
+  await sendNext(runtime, timer.account, chain?.next(result));
   return summaries;
 }
 
@@ -119,19 +181,12 @@ function readTimer(runtime: PollerRuntime, record: SQSRecord): PollTimer | undef
 
 /**
  * Sends the chain's next timer, if it goes on. A send that fails ends the chain early (logged):
- * the account's next watchdog run starts it again, within a minute.
+ * the account's next watchdog run starts it again, within a minute (a lease left to the timer that
+ * was not sent expires before then).
  */
-async function sendNext(
-  runtime: PollerRuntime,
-  timer: PollTimer,
-  result: PollResult,
-  { watchdog }: { watchdog: boolean },
-): Promise<void> {
-  const { POLL_EVERY_SECONDS } = runtime.config;
-  if (POLL_EVERY_SECONDS === undefined || runtime.timers === undefined) return;
+async function sendNext(runtime: PollerRuntime, account: string, next: PollTimer | undefined): Promise<void> {
+  if (next === undefined || runtime.timers === undefined) return;
   const nowMs = Date.now();
-  const next = nextPollTimer(timer, result, nowMs, POLL_EVERY_SECONDS * 1000, { watchdog });
-  if (next === undefined) return;
   try {
     const refused = await runtime.timers.send([
       { body: awsJson(next), delaySeconds: delaySecondsUntil(next.plannedMs, nowMs) },
@@ -139,7 +194,7 @@ async function sendNext(
     if (refused.length > 0) throw new Error(refused[0]?.reason);
   } catch (error) {
     runtime.logger.error("the next poll timer was not sent; the watchdog restarts the chain", {
-      account: timer.account,
+      account,
       error: (error as Error).message,
     });
   }

@@ -1,7 +1,7 @@
 import { PollFailedError } from "@fleet-alerts/core/poller";
 import type { Context } from "aws-lambda";
 import { lambdaHandler } from "./observability.js";
-import { isTimerEvent, pollReported, pollTimed, startChain, timerAccount } from "./poll-chain.js";
+import { isTimerEvent, pollTimed, pollWatched, timerAccount } from "./poll-chain.js";
 import { buildRuntime, type RuntimeOverrides } from "./runtime.js";
 import { scheduledAccountEventSchema, scheduledRuntimes } from "./scheduled-account.js";
 
@@ -39,11 +39,7 @@ export function createPollHandler(
     const startedMs = Date.now();
     const deadlineMs = deadlineOf(runtime.config.DEADLINE_MARGIN_SECONDS);
     const outcomes = await Promise.all(
-      polled.map(async (poller) => {
-        const outcome = await pollReported(runtime, poller, { deadlineMs, quietWhenIdle: false });
-        await startChain(runtime, poller.settings.account, outcome.result, startedMs);
-        return outcome;
-      }),
+      polled.map((poller) => pollWatched(runtime, poller, deadlineMs, startedMs)),
     );
     const failed = outcomes.flatMap((outcome) =>
       outcome.error instanceof PollFailedError ? [outcome.error] : [],

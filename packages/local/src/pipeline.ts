@@ -16,7 +16,6 @@ import { createEscalateHandler } from "@fleet-alerts/functions/escalate";
 import { createEvidenceHandler } from "@fleet-alerts/functions/evidence";
 import { serveIncidentApp } from "@fleet-alerts/functions/incident-server";
 import { createNoticesHandler } from "@fleet-alerts/functions/notices";
-import { createPollHandler } from "@fleet-alerts/functions/poll";
 import { createRecorderAuditHandler } from "@fleet-alerts/functions/recorder-audit";
 import { createWebhookHandler } from "@fleet-alerts/functions/webhook";
 import type { DeviceIdentity, EventCoordinates, Simulator } from "@fleet-alerts/simulator";
@@ -35,6 +34,7 @@ import { type Emulators, startEmulators } from "./emulators.js";
 import { publishEndpoints } from "./endpoints-file.js";
 import { copyBag, throttled } from "./evidence-files.js";
 import { DEFAULT_GROUPS_FILE, forAccounts, LOCAL_WEBHOOK_TARGET } from "./groups.js";
+import { LOCAL_POLL_TIMEOUT_SECONDS, type PollInvocation, pollLoops } from "./poll-loops.js";
 import { problemLogger } from "./problem-logger.js";
 import { subscribeRecipients } from "./recipients-inbox.js";
 import { type LocalLine, type LocalTotals, reporting } from "./report.js";
@@ -92,19 +92,12 @@ export interface LocalOptions {
   endpointsFile?: string;
 }
 
+export type { PollInvocation } from "./poll-loops.js";
+
 export interface DeployedSchedule {
   pollEverySeconds: number;
   timeoutSeconds: number;
 }
-
-export interface PollInvocation {
-  /** The watchdog's schedule (every minute) or a chain's timer. */
-  trigger: "watchdog" | "timer";
-  durationMs: number;
-}
-
-/** The watchdog's schedule, as deployed: every minute of real time (a chain's timers are real seconds too). */
-const WATCHDOG_EVERY_MS = 60_000;
 
 export interface LocalPipeline {
   /** The simulated fleets by account id (none with a real device cloud). */
@@ -219,24 +212,6 @@ export async function startLocalPipeline(
     options.incidentPort,
   );
   const handlerEnv = { ...env, PUBLIC_BASE_URL: incident.baseUrl };
-  const pollEverySeconds = options.deployedSchedule?.pollEverySeconds ?? options.pollEverySeconds;
-  const pollTimeoutSeconds = options.deployedSchedule?.timeoutSeconds ?? 30;
-  const poll = createPollHandler(
-    {
-      ...handlerEnv,
-      // 60 s or more: no chain, the watchdog's poll alone (as a stage that polls once a minute).
-      ...(pollEverySeconds < 60 && { POLL_EVERY_SECONDS: String(pollEverySeconds) }),
-    },
-    overrides,
-  );
-  const invoke = async (trigger: PollInvocation["trigger"], event: unknown) => {
-    const startedMs = Date.now();
-    try {
-      return await poll(event, lambdaContext(pollTimeoutSeconds));
-    } finally {
-      options.onPollInvocation?.({ trigger, durationMs: Date.now() - startedMs });
-    }
-  };
   const confirm = createConfirmHandler(handlerEnv, overrides);
   const evidence = createEvidenceHandler(handlerEnv, overrides);
   const escalate = createEscalateHandler(handlerEnv, overrides);
@@ -250,14 +225,15 @@ export async function startLocalPipeline(
   const inboxes = await subscribeRecipients(emulators, sqs, groups);
   const loops = runLoops(
     [
-      // The watchdog, which polls every account and starts its chain for the minute; then the
-      // timers of the chains, one poll each, as the event source mapping delivers them (one loop
-      // per account and one more: a catch-up poll of one account does not hold up another's).
-      // The poll handler reports each poll's poll-summary itself.
-      every(WATCHDOG_EVERY_MS, () => invoke("watchdog", {})),
-      ...consumers(accounts.length + 1, sqs, emulators.queues.pollTimer, async (event) => {
-        await invoke("timer", event);
-        return { batchItemFailures: [] };
+      ...pollLoops({
+        env: handlerEnv,
+        overrides,
+        accounts: accounts.map((account) => account.id),
+        pollEverySeconds: options.deployedSchedule?.pollEverySeconds ?? options.pollEverySeconds,
+        timeoutSeconds: options.deployedSchedule?.timeoutSeconds ?? LOCAL_POLL_TIMEOUT_SECONDS,
+        sqs,
+        timerQueueUrl: emulators.queues.pollTimer,
+        ...(options.onPollInvocation && { onInvocation: options.onPollInvocation }),
       }),
       () => deliver(sqs, emulators.queues.confirm, confirm),
       // As deployed: at most evidenceConcurrency jobs download from the device cloud at once.

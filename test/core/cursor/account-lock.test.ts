@@ -70,4 +70,33 @@ describe("the account lease on DynamoDB", () => {
     await lock.release("south", "run-c", T0 + 130_000);
     expect(lock.lastCaughtUpMs("south")).toBe(T0 + 130_000);
   });
+
+  it("passes from one poll of a chain to the next without a write, and to no other poll", async () => {
+    const chainA = { chain: "A", plannedMs: T0 };
+    expect(await lock.acquire("east", "poll-1", T0, chainA)).toBe(true);
+    // The poll ends and the chain goes on: the lease is left held, with no request.
+    expect(await writesOf(async () => lock.handOver("east", "poll-1", T0 + 500))).toBe(0);
+    // The chain's next poll takes it over; a copy of the same timer, another chain, or a poll of
+    // no chain is refused while it is held.
+    expect(await lock.acquire("east", "poll-2", T0 + 5_000, { chain: "A", plannedMs: T0 + 5_000 })).toBe(
+      true,
+    );
+    expect(await lock.acquire("east", "copy", T0 + 5_100, { chain: "A", plannedMs: T0 + 5_000 })).toBe(false);
+    expect(await lock.acquire("east", "stale", T0 + 5_100, { chain: "A", plannedMs: T0 })).toBe(false);
+    expect(await lock.acquire("east", "other", T0 + 5_100, { chain: "B", plannedMs: T0 + 5_100 })).toBe(
+      false,
+    );
+    expect(await lock.acquire("east", "alone", T0 + 5_100)).toBe(false);
+    lock.handOver("east", "poll-2");
+    // The chain's last poll found nothing: it releases what the chain holds, once; the next chain takes it.
+    expect(await writesOf(() => lock.releaseChain("east", "A", T0 + 59_000))).toBe(1);
+    expect(await writesOf(() => lock.releaseChain("east", "A", T0 + 59_000))).toBe(0);
+    expect(await lock.acquire("east", "next", T0 + 60_000, { chain: "B", plannedMs: T0 + 60_000 })).toBe(
+      true,
+    );
+    // Another chain's lease is not its to release.
+    expect(await writesOf(() => lock.releaseChain("east", "A", T0 + 61_000))).toBe(0);
+    expect(await lock.acquire("east", "alone", T0 + 61_000)).toBe(false);
+    expect(lock.lastCaughtUpMs("east")).toBe(T0 + 61_000);
+  });
 });

@@ -1,4 +1,4 @@
-import type { AccountLease, Cursors } from "@fleet-alerts/core/cursor";
+import type { AccountLease, ChainLink, Cursors } from "@fleet-alerts/core/cursor";
 
 /** Cursors in memory, as CursorStore keeps them: forward only, moved only from the value read. */
 export class FakeCursors implements Cursors {
@@ -18,7 +18,7 @@ export class FakeCursors implements Cursors {
 
 /** The per-account lease in memory, as AccountLock keeps it: taken when free, expired or already held. */
 export class FakeAccountLease implements AccountLease {
-  readonly #leases = new Map<string, { owner: string; expiresAtMs: number }>();
+  readonly #leases = new Map<string, { owner: string; expiresAtMs: number; link?: ChainLink }>();
 
   constructor(private readonly leaseMs = 45_000) {}
 
@@ -27,10 +27,12 @@ export class FakeAccountLease implements AccountLease {
     return this.#leases.get(account)?.owner;
   }
 
-  async acquire(account: string, owner: string, nowMs: number): Promise<boolean> {
+  async acquire(account: string, owner: string, nowMs: number, link?: ChainLink): Promise<boolean> {
     const lease = this.#leases.get(account);
-    if (lease && lease.expiresAtMs >= nowMs && lease.owner !== owner) return false;
-    this.#leases.set(account, { owner, expiresAtMs: nowMs + this.leaseMs });
+    const handedOver =
+      link !== undefined && lease?.link?.chain === link.chain && lease.link.plannedMs < link.plannedMs;
+    if (lease && lease.expiresAtMs >= nowMs && lease.owner !== owner && !handedOver) return false;
+    this.#leases.set(account, { owner, expiresAtMs: nowMs + this.leaseMs, ...(link && { link }) });
     return true;
   }
 
@@ -46,6 +48,15 @@ export class FakeAccountLease implements AccountLease {
     if (this.#leases.get(account)?.owner !== owner) return;
     this.#leases.delete(account);
     if (caughtUpAtMs !== undefined) this.#caughtUpAtMs.set(account, caughtUpAtMs);
+  }
+
+  handOver(account: string, _owner: string, caughtUpAtMs?: number): void {
+    if (caughtUpAtMs !== undefined) this.#caughtUpAtMs.set(account, caughtUpAtMs);
+  }
+
+  async releaseChain(account: string, chain: string, caughtUpAtMs: number): Promise<void> {
+    this.#caughtUpAtMs.set(account, caughtUpAtMs);
+    if (this.#leases.get(account)?.link?.chain === chain) this.#leases.delete(account);
   }
 
   caughtUp(account: string, atMs: number): void {

@@ -21,8 +21,12 @@ export const DEFAULT_EVIDENCE_MAX_WAIT_DAYS = 14;
 export const gpsLookupBudgetMsSchema = z.number().int().min(0).max(30_000);
 export const DEFAULT_GPS_LOOKUP_BUDGET_MS = 3_000;
 
-/** Below 60: one scheduled run keeps polling at this interval until the next run is due. */
-export const pollEverySecondsSchema = z.number().int().min(1).max(59);
+/**
+ * Seconds between the polls of an account's chain (poller/poll-timer.ts); 60 and more is the
+ * watchdog's poll alone, with no chain. A stage chooses one of the modes the bench prices
+ * (infra/stage-config.ts); the local mode's tests poll every half second.
+ */
+export const pollEverySecondsSchema = z.number().min(0.5).max(59);
 
 /**
  * DEADLINE_MARGIN_SECONDS of the poller: it stops polling this long before its Lambda time-out, so

@@ -1,7 +1,7 @@
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { conditionally, type TableRef } from "../store/dynamo.js";
+import { conditionally, getItem, type TableRef } from "../store/dynamo.js";
 import { keys } from "../store/keys.js";
-import type { AccountLease } from "./ports.js";
+import type { AccountLease, ChainLink } from "./ports.js";
 
 /**
  * One poller at a time per account: a lease in the table, taken with a conditional put, renewed as
@@ -22,18 +22,36 @@ export class AccountLock implements AccountLease {
     private readonly leaseMs: number,
   ) {}
 
-  async acquire(account: string, owner: string, nowMs: number): Promise<boolean> {
+  async acquire(account: string, owner: string, nowMs: number, link?: ChainLink): Promise<boolean> {
     let previous: Record<string, unknown> | undefined;
+    // Released, a lease keeps its item (for caughtUpAtMs) without an owner or an expiry.
+    const free = "attribute_not_exists(expiresAtMs) OR expiresAtMs < :now OR #owner = :owner";
     const acquired = await conditionally(async () => {
       const taken = await this.table.documents.send(
         new UpdateCommand({
           TableName: this.table.tableName,
           Key: { pk: keys.account(account), sk: keys.lock },
-          UpdateExpression: "SET #owner = :owner, expiresAtMs = :until",
-          // Released, a lease keeps its item (for caughtUpAtMs) without an owner or an expiry.
-          ConditionExpression: "attribute_not_exists(expiresAtMs) OR expiresAtMs < :now OR #owner = :owner",
+          ...(link
+            ? {
+                UpdateExpression:
+                  "SET #owner = :owner, expiresAtMs = :until, chain = :chain, plannedMs = :planned",
+                // Or left held by an earlier poll of this chain: one planned at the same time (a
+                // timer SQS delivered twice) or later is refused like any other.
+                ConditionExpression: `${free} OR (chain = :chain AND plannedMs < :planned)`,
+                ExpressionAttributeValues: {
+                  ":now": nowMs,
+                  ":owner": owner,
+                  ":until": nowMs + this.leaseMs,
+                  ":chain": link.chain,
+                  ":planned": link.plannedMs,
+                },
+              }
+            : {
+                UpdateExpression: "SET #owner = :owner, expiresAtMs = :until REMOVE chain, plannedMs",
+                ConditionExpression: free,
+                ExpressionAttributeValues: { ":now": nowMs, ":owner": owner, ":until": nowMs + this.leaseMs },
+              }),
           ExpressionAttributeNames: { "#owner": "owner" },
-          ExpressionAttributeValues: { ":now": nowMs, ":owner": owner, ":until": nowMs + this.leaseMs },
           ReturnValues: "ALL_OLD",
         }),
       );
@@ -75,6 +93,24 @@ export class AccountLock implements AccountLease {
   async release(account: string, owner: string, caughtUpAtMs?: number): Promise<void> {
     this.#extendedAtMs.delete(leaseKey(account, owner));
     if (caughtUpAtMs !== undefined) this.caughtUp(account, caughtUpAtMs);
+    await this.#giveUp(account, owner, caughtUpAtMs);
+  }
+
+  handOver(account: string, owner: string, caughtUpAtMs?: number): void {
+    this.#extendedAtMs.delete(leaseKey(account, owner));
+    if (caughtUpAtMs !== undefined) this.caughtUp(account, caughtUpAtMs);
+  }
+
+  async releaseChain(account: string, chain: string, caughtUpAtMs: number): Promise<void> {
+    this.caughtUp(account, caughtUpAtMs);
+    const held = await getItem(this.table, keys.account(account), keys.lock);
+    // Given up by the poll that left it: a poll of the next chain may have taken it since.
+    if (held?.chain === chain && typeof held.owner === "string")
+      await this.#giveUp(account, held.owner, caughtUpAtMs);
+  }
+
+  /** Gives the lease up if `owner` still holds it; the item stays (for `caughtUpAtMs`). */
+  async #giveUp(account: string, owner: string, caughtUpAtMs: number | undefined): Promise<void> {
     await conditionally(() =>
       this.table.documents.send(
         new UpdateCommand({
@@ -82,8 +118,8 @@ export class AccountLock implements AccountLease {
           Key: { pk: keys.account(account), sk: keys.lock },
           UpdateExpression:
             caughtUpAtMs === undefined
-              ? "REMOVE #owner, expiresAtMs"
-              : "REMOVE #owner, expiresAtMs SET caughtUpAtMs = :caughtUp",
+              ? "REMOVE #owner, expiresAtMs, chain, plannedMs"
+              : "REMOVE #owner, expiresAtMs, chain, plannedMs SET caughtUpAtMs = :caughtUp",
           ConditionExpression: "#owner = :owner",
           ExpressionAttributeNames: { "#owner": "owner" },
           ExpressionAttributeValues: {

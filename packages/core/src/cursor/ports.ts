@@ -8,10 +8,23 @@ export interface Cursors {
   advance(account: string, from: bigint | undefined, to: bigint, nowMs: number): Promise<boolean>;
 }
 
+/**
+ * A poll of an account's chain (poller/poll-timer.ts): the chain, and when the poll was planned.
+ * The chain's next poll takes the lease over from this one, which leaves it held instead of
+ * writing its release: the next is planned only once this one has ended, so they never overlap.
+ */
+export interface ChainLink {
+  chain: string;
+  plannedMs: number;
+}
+
 /** One poller at a time per account: a lease taken, renewed as the run goes, released at its end. */
 export interface AccountLease {
-  /** True if taken: free, expired, or already this owner's. */
-  acquire(account: string, owner: string, nowMs: number): Promise<boolean>;
+  /**
+   * True if taken: free, expired, already this owner's, or (with `link`) left held by an earlier
+   * poll of the same chain.
+   */
+  acquire(account: string, owner: string, nowMs: number, link?: ChainLink): Promise<boolean>;
   /** False when the lease was lost (it expired and another run took it): the run must stop. */
   renew(account: string, owner: string, nowMs: number): Promise<boolean>;
   /**
@@ -19,6 +32,16 @@ export interface AccountLease {
    * which the account's next run is told (`lastCaughtUpMs`).
    */
   release(account: string, owner: string, caughtUpAtMs?: number): Promise<void>;
+  /**
+   * Leaves the lease held for the chain's next poll, which takes it over (`acquire` with a later
+   * planned time): no write. It expires by itself if that poll never comes.
+   */
+  handOver(account: string, owner: string, caughtUpAtMs?: number): void;
+  /**
+   * The lease left held by a poll of `chain`, released (the chain has ended, and the next chain's
+   * polls need not wait for it to expire): one read, and a write only if the chain still holds it.
+   */
+  releaseChain(account: string, chain: string, caughtUpAtMs: number): Promise<void>;
   /**
    * A poll that found nothing to read caught up at `atMs` without taking the lease: remembered in
    * this process only (such a poll writes nothing), for `lastCaughtUpMs`.

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { ChainLink } from "../cursor/ports.js";
 import type { DeviceEvent } from "../devicecloud/schemas/events.js";
 import type { RuleState } from "../rules/evaluator.js";
 import { type Run, recordChunk, type StopOutcome, sendChunk } from "./chunk-stages.js";
@@ -59,33 +60,54 @@ export async function pollAccount(
   deps: PollerDependencies,
   deadlineMs: number,
   carry = new TickCarry(),
+  chain?: ChainPoll,
 ): Promise<PollSummary> {
   const summary = emptySummary(settings.account);
   const look = await lookAhead(settings.account, deps);
   if (look !== undefined && isEmptyScan(look.scan)) {
     // Caught up: a summary a crash left owed still goes out (nothing is read once none is owed).
     await tellStale(settings.account, look.cursor, deps, pastDeadlineOf(deps, deadlineMs));
-    deps.lock.caughtUp(settings.account, deps.now());
+    // The chain's last poll gives up the lease an earlier one left it, for the next chain.
+    if (chain?.last) await deps.lock.releaseChain(settings.account, chain.chain, deps.now());
+    else deps.lock.caughtUp(settings.account, deps.now());
     return { ...summary, outcome: "caught-up", cursor: look.cursor.toString() };
   }
   const owner = randomUUID();
-  if (!(await deps.lock.acquire(settings.account, owner, deps.now()))) {
+  const link = chain && { chain: chain.chain, plannedMs: chain.plannedMs };
+  if (!(await deps.lock.acquire(settings.account, owner, deps.now(), link))) {
     deps.logger.info("another poller holds this account; skipping", { account: settings.account });
     return { ...summary, outcome: "locked" };
   }
   let caughtUpAtMs: number | undefined;
+  let handOver = false;
   try {
     const polled = await pollHeld(settings, deps, deadlineMs, { owner, summary, carry, look });
     if (polled.outcome === "cursor-moved" || polled.outcome === "lost-lease") carry.drop();
     if (polled.outcome === "caught-up" || polled.outcome === "started") caughtUpAtMs = deps.now();
+    handOver = HANDED_OVER.has(polled.outcome) && chain?.goesOn() === true;
     return polled;
   } catch (error) {
     carry.drop();
     throw error;
   } finally {
-    await deps.lock.release(settings.account, owner, caughtUpAtMs);
+    if (handOver) deps.lock.handOver(settings.account, owner, caughtUpAtMs);
+    else await deps.lock.release(settings.account, owner, caughtUpAtMs);
   }
 }
+
+/**
+ * A poll of an account's chain: its link (poll-timer.ts), and whether the chain goes on after it,
+ * asked once the poll has ended well. If so, the lease is left for the chain's next poll to take
+ * over, and the release's write is saved; a poll that stopped short or failed releases it.
+ */
+export interface ChainPoll extends ChainLink {
+  /** Planned as the chain's last poll: one that finds nothing releases the lease its chain holds. */
+  last: boolean;
+  goesOn(): boolean;
+}
+
+/** Outcomes after which the chain's next poll may go on where this one left off. */
+const HANDED_OVER = new Set<Outcome>(["caught-up", "started", "deadline"]);
 
 /** What a poll saw before it took the lease: the cursor and the scan after it (undefined before a first run). */
 interface Look {

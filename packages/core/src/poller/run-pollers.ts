@@ -1,5 +1,5 @@
 import type { AccountSettings, PollerDependencies, PollSummary } from "./dependencies.js";
-import { failedLagSeconds, pollAccount, type TickCarry } from "./poll-account.js";
+import { type ChainPoll, failedLagSeconds, pollAccount, type TickCarry } from "./poll-account.js";
 
 export interface AccountPoller {
   settings: AccountSettings;
@@ -14,6 +14,8 @@ export interface AccountPoller {
 export interface RunOptions {
   /** Epoch ms by which every poll must have stopped (the Lambda deadline less a margin). */
   deadlineMs: number;
+  /** The chain this poll belongs to (a run of one account); none: a poll on its own. */
+  chain?: ChainPoll;
 }
 
 /** An account whose poll failed, and how far behind it is (undefined before any run caught up). */
@@ -51,7 +53,7 @@ export async function runPollers(
   const outcomes = await Promise.all(
     pollers.map(async ({ settings, deps, carry }) => {
       try {
-        return await pollAccount(settings, deps, options.deadlineMs, carry);
+        return await pollAccount(settings, deps, options.deadlineMs, carry, options.chain);
       } catch (error) {
         const { account } = settings;
         const lagSeconds = failedLagSeconds(deps.lock, account, deps.now());
