@@ -10,6 +10,7 @@
 import { readFile } from "node:fs/promises";
 import {
   evidenceJobSchema,
+  isClaimPackManifest,
   manifestKey,
   S3EvidenceStore,
   type SettledSet,
@@ -29,7 +30,8 @@ const s3 = emulatedS3(endpoint);
 const store = new S3EvidenceStore(s3, { evidence: bucket, staging: bucket });
 const job = evidenceJobSchema.parse(JSON.parse(await readFile(jobFile, "utf8")));
 const read = await store.readManifest(manifestKey(prefix));
-if (read?.manifest.version !== 3) throw new Error(`no claim-pack manifest under ${prefix}`);
+if (read === undefined || !isClaimPackManifest(read.manifest))
+  throw new Error(`no claim-pack manifest under ${prefix}`);
 const set: SettledSet = { manifest: read.manifest, stored: read.stored };
 const settings = { sourceOrganization: "bench", fleetTimeZone: "Europe/Berlin", timestamped: false };
 
