@@ -53,6 +53,8 @@ export async function reportLatencyModes(judge: Judge): Promise<LatencyModes> {
     );
   }
 
+  console.log(`   ${profileAgreement(latency)}`);
+
   const productionMode = modes.find((mode) => mode.pollEverySeconds === production.pollEverySeconds);
   const productionName = `production every ${production.pollEverySeconds} s`;
   const productionFigures = productionMode
@@ -85,4 +87,17 @@ export async function reportLatencyModes(judge: Judge): Promise<LatencyModes> {
       );
   }
   return latency;
+}
+
+/** The priced profile against the modes' own polls, and the attempts before it if it took more. */
+function profileAgreement({ profile, profileAttempts, modes }: LatencyModes): string {
+  const withEvents = modes
+    .map((mode) => mode.latency.invocations.withEventsDurationMs)
+    .filter((ms) => ms > 0)
+    .sort((a, b) => a - b);
+  const agrees = profileAttempts.at(-1)?.agrees ?? false;
+  const attempts = profileAttempts.map(
+    (attempt) => `${attempt.alertingMs} ms${attempt.agrees ? "" : " (disagreed)"}`,
+  );
+  return `the profile's poll with an alert ${profile.alerting.milliseconds} ms against the modes' own polls with events ${withEvents[0] ?? 0}-${withEvents.at(-1) ?? 0} ms (median each): ${agrees ? "consistent" : "INCONSISTENT: its prices are too high"}; measured ${profileAttempts.length} time(s): ${attempts.join(", ")}`;
 }
