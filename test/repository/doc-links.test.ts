@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { documentationPages, headingAnchors, markdownLinks } from "../support/markdown.js";
@@ -81,6 +81,17 @@ describe("the documentation's links", () => {
       "docs/synthetic.md:10: #nothing-here (no such heading here)",
       "docs/synthetic.md:11: ../../outside.md (outside the repository)",
     ]);
+  });
+});
+
+describe("the architecture map", () => {
+  it("stays one page that reaches every design page in one hop: at most 300 lines, linking each page of docs/design/", async () => {
+    const map = await readFile("docs/ARCHITECTURE.md", "utf8");
+    expect(map.trimEnd().split("\n").length).toBeLessThanOrEqual(300);
+    const linked = new Set(markdownLinks(map).map(({ href }) => href.split("#")[0]));
+    const pages = (await readdir("docs/design")).filter((name) => name.endsWith(".md"));
+    expect(pages.length).toBeGreaterThan(10);
+    expect(pages.filter((name) => !linked.has(`design/${name}`))).toEqual([]);
   });
 });
 
