@@ -33,8 +33,9 @@ export function buildAlerting(stack: Stack, config: StageConfig, groups: GroupsF
   const alertsTopic = new sns.Topic(stack, "AlertsTopic", { masterKey: topicKey, enforceSSL: true });
   const opsTopic = new sns.Topic(stack, "OpsTopic", { masterKey: topicKey, enforceSSL: true });
   // One subscription per distinct address or number, filtered on its recipient id: the poller
-  // publishes one message per recipient (docs/ARCHITECTURE.md, Routing). Email gets alerts and
-  // "evidence ready" notices; SMS whatever is addressed to it (alerts, the hour's cap summary).
+  // publishes one message per recipient (docs/design/routing-and-notices.md, Routing). Email gets
+  // alerts and "evidence ready" notices; SMS whatever is addressed to it (alerts, the hour's cap
+  // summary).
   for (const recipient of groups ? recipientSubscriptions(groups) : []) {
     const filterPolicy = {
       to: sns.SubscriptionFilter.stringFilter({ allowlist: recipient.filterPolicy.to }),

@@ -1,36 +1,12 @@
 #!/usr/bin/env -S npx tsx
 /**
- * `fleet-alerts`: the operator's command line. Each command group lives in its own module under
- * ./cli/ and is added here.
+ * `fleet-alerts`: the operator's command line. The command tree is built in ./cli/program.ts;
+ * this entry point parses the process's arguments with it and reports what fails.
  */
-import { Command } from "commander";
-import { auditCommand } from "./cli/audit.js";
-import { cursorCommand } from "./cli/cursor.js";
-import { devicesCommand } from "./cli/devices.js";
-import { eventsCommand } from "./cli/events.js";
-import { evidenceCommand } from "./cli/evidence.js";
-import { replayCommand } from "./cli/replay.js";
-import { rulesCommand } from "./cli/rules.js";
-import { setAsideCommand } from "./cli/set-aside.js";
-import { shareCommand } from "./cli/share.js";
-import { targetCommand } from "./cli/target.js";
-
-const program = new Command()
-  .name("fleet-alerts")
-  .description("Serverless event alerting for fleets of vehicle video recorders and GPS trackers")
-  .showHelpAfterError()
-  .addCommand(rulesCommand().addCommand(replayCommand()))
-  .addCommand(cursorCommand())
-  .addCommand(evidenceCommand())
-  .addCommand(devicesCommand())
-  .addCommand(eventsCommand())
-  .addCommand(shareCommand())
-  .addCommand(auditCommand())
-  .addCommand(targetCommand())
-  .addCommand(setAsideCommand());
+import { cliProgram } from "./cli/program.js";
 
 try {
-  await program.parseAsync();
+  await cliProgram().parseAsync();
 } catch (error) {
   // The errors that reach here (device cloud, AWS, files, refusals) have messages written for the
   // operator, and none carries a credential: the message alone, without a stack.

@@ -25,11 +25,11 @@ type EntryOutcome = { ok: true; messageId: string } | { ok: false; permanent: bo
  * Publishes alerts to a topic with PublishBatch, as `MessageStructure: "json"` so that email and
  * SMS subscribers each get their own body, with message attributes for subscription filter
  * policies. An alert with recipients goes out as one message per recipient, with its id as the
- * `to` attribute (docs/ARCHITECTURE.md, Routing). Every entry's result is checked; failed entries
- * that are not sender faults are retried (bounded); an alert succeeds when all its entries did.
- * Messages are JSON in SQS's character set and batched within SNS's payload limit, so that no text
- * of the device cloud can make SNS refuse a whole batch; a message over the limit alone is refused
- * for good without asking.
+ * `to` attribute (docs/design/routing-and-notices.md, Routing). Every entry's result is checked;
+ * failed entries that are not sender faults are retried (bounded); an alert succeeds when all its
+ * entries did. Messages are JSON in SQS's character set and batched within SNS's payload limit, so
+ * that no text of the device cloud can make SNS refuse a whole batch; a message over the limit
+ * alone is refused for good without asking.
  */
 export class SnsAlertPublisher implements AlertPublisher {
   constructor(

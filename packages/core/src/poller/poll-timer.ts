@@ -6,7 +6,7 @@ import { nextTickMs } from "./tick-schedule.js";
  * How long one chain of polls lives: from one run of the account's watchdog (its EventBridge
  * schedule, every minute) to the next, which starts the next chain. So a timer that is lost ends
  * its chain early and one that is duplicated ends with its minute: either way, within a minute one
- * chain polls the account again (docs/ARCHITECTURE.md, "The poll chain").
+ * chain polls the account again (docs/design/exactly-once.md, "The poll chain").
  */
 export const CHAIN_MS = 60_000;
 

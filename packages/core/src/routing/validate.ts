@@ -8,7 +8,8 @@ import { recipientId } from "./recipients.js";
 
 /**
  * SNS allows 200 subscription filter policies per topic by default, and every email address and
- * SMS number is one subscription filtered on its recipient id (docs/ARCHITECTURE.md, Routing).
+ * SMS number is one subscription filtered on its recipient id (docs/design/routing-and-notices.md,
+ * Routing).
  */
 export const SNS_MAX_FILTER_POLICIES_PER_TOPIC = 200;
 

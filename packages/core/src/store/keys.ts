@@ -1,5 +1,5 @@
 /**
- * The single table's keys (each item is described in docs/ARCHITECTURE.md). Everything of an
+ * The single table's keys (each item is described in docs/design/table.md). Everything of an
  * account shares its partition, so that one Query reads a range of it.
  */
 

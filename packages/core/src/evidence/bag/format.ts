@@ -1,7 +1,7 @@
 /**
  * The texts of a BagIt bag (RFC 8493, version 1.0) as the claim pack writes them: pure, so that a
  * replay after a crash writes the same bytes again. The files' names: bag-layout.ts; the layout
- * and its order: docs/ARCHITECTURE.md ("Evidence layout: the claim pack").
+ * and its order: docs/design/claim-pack.md.
  */
 
 export const BAGIT_VERSION = "1.0";
