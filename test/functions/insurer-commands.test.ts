@@ -111,7 +111,7 @@ describe("the insurer's commands in docs/insurers.md", () => {
   it("fail when a clip changed", async () => {
     const copy = await copyOfPack("changed-clip");
     const clip = await readFile(join(copy, "data/ch1.mp4"));
-    clip[clip.length - 1] ^= 0xff;
+    clip.writeUInt8(clip.readUInt8(clip.length - 1) ^ 0xff, clip.length - 1);
     await writeFile(join(copy, "data/ch1.mp4"), clip);
     const result = await runIn(copy, commands);
     expect(result.code).not.toBe(0);
