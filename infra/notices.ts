@@ -8,6 +8,7 @@ import { NOTICE_CLAIM_LEASE_MS } from "../packages/core/src/notices/deliver-once
 import type { RecorderAuditSettings } from "../packages/core/src/recorder/settings.js";
 import { type Alerting, grantPublishAlerts } from "./alerting.js";
 import { allow, type FunctionBase, pipelineFunction } from "./functions.js";
+import { runbook } from "./runbook.js";
 import type { Storage } from "./storage.js";
 
 /** A run reads a few items per group and publishes a few messages: well inside a claim's lease. */
@@ -76,8 +77,7 @@ export function buildNotices(
     evaluationPeriods: 1,
     comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
     treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    alarmDescription:
-      "The notices function failed twice in 15 minutes: quiet-hour summaries, digests or SMS summaries are late.",
+    alarmDescription: `The notices function failed twice in 15 minutes: quiet-hour summaries, digests or SMS summaries are late.${runbook("noticeserrors")}`,
   });
   alarm.addAlarmAction(new actions.SnsAction(alerting.opsTopic));
   return notices;

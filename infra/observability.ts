@@ -4,6 +4,7 @@ import * as actions from "aws-cdk-lib/aws-cloudwatch-actions";
 import type * as sns from "aws-cdk-lib/aws-sns";
 import type { Function as SstFunction } from "sst/constructs";
 import type { Queues } from "./queues.js";
+import { runbook } from "./runbook.js";
 import type { StageConfig } from "./stage-config.js";
 
 /**
@@ -47,7 +48,7 @@ export function buildObservability(
     threshold: 3,
     evaluationPeriods: 1,
     comparisonOperator: above,
-    alarmDescription: "The poller failed three times in five minutes: alerts are delayed.",
+    alarmDescription: `The poller failed three times in five minutes: alerts are delayed.${runbook("pollererrors")}`,
   });
   // One per account (0.10 USD a month each): an account whose device cloud is down lags alone.
   for (const { id } of config.accounts)
@@ -58,7 +59,7 @@ export function buildObservability(
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       // No data means the poller is not reporting at all: that is lag too.
       treatMissingData: cloudwatch.TreatMissingData.BREACHING,
-      alarmDescription: `Account ${id}: the oldest unread event is older than the lag threshold.`,
+      alarmDescription: `Account ${id}: the oldest unread event is older than the lag threshold.${runbook("cursorlag-one-per-account")}`,
     });
   // A device gone wrong is capped per hour (routing SMS caps); this catches what caps cannot.
   alarm("SmsSpend", {
@@ -71,44 +72,42 @@ export function buildObservability(
     threshold: config.smsMonthlyBudgetUsd,
     evaluationPeriods: 1,
     comparisonOperator: above,
-    alarmDescription: "This month's SMS spend reached the stage's smsMonthlyBudgetUsd.",
+    alarmDescription: `This month's SMS spend reached the stage's smsMonthlyBudgetUsd.${runbook("smsspend")}`,
   });
   alarm("EvidenceDlqNotEmpty", {
     metric: queues.evidenceDlq.metricApproximateNumberOfMessagesVisible(),
     threshold: 1,
     evaluationPeriods: 1,
     comparisonOperator: above,
-    alarmDescription: "Evidence jobs failed for good: see the evidence function's logs for the reason.",
+    alarmDescription: `Evidence jobs failed for good: see the evidence function's logs for the reason.${runbook("evidencedlqnotempty")}`,
   });
   alarm("ConfirmDlqNotEmpty", {
     metric: queues.confirmDlq.metricApproximateNumberOfMessagesVisible(),
     threshold: 1,
     evaluationPeriods: 1,
     comparisonOperator: above,
-    alarmDescription: "Offline confirmations failed for good.",
+    alarmDescription: `Offline confirmations failed for good.${runbook("confirmdlqnotempty")}`,
   });
   alarm("EscalationDlqNotEmpty", {
     metric: queues.escalationDlq.metricApproximateNumberOfMessagesVisible(),
     threshold: 1,
     evaluationPeriods: 1,
     comparisonOperator: above,
-    alarmDescription:
-      "Escalations failed for good: an unacknowledged alert may not have reached its next level.",
+    alarmDescription: `Escalations failed for good: an unacknowledged alert may not have reached its next level.${runbook("escalationdlqnotempty")}`,
   });
   alarm("EvidenceFailures", {
     metric: evidence.metricErrors({ period: Duration.minutes(5) }),
     threshold: 1,
     evaluationPeriods: 1,
     comparisonOperator: above,
-    alarmDescription: "The evidence function failed.",
+    alarmDescription: `The evidence function failed.${runbook("evidencefailures")}`,
   });
   alarm("RejectedEvents", {
     metric: metric("EventsRejected", "Sum"),
     threshold: 1,
     evaluationPeriods: 1,
     comparisonOperator: above,
-    alarmDescription:
-      "The device cloud sent events that do not match its spec; they are stored as REJECTED items.",
+    alarmDescription: `The device cloud sent events that do not match its spec; they are stored as REJECTED items.${runbook("rejectedevents")}`,
   });
 
   const functionWidget = (title: string, fn: SstFunction) =>

@@ -73,7 +73,7 @@ export const stageConfigSchema = z
     /** With pollEverySeconds 60: one poll every this many minutes (each account's schedule). */
     scheduleMinutes: z.number().int().min(1).max(60).default(1),
     /**
-     * Seconds between an account's polls (README "Latency modes" prices each): under 60, each
+     * Seconds between an account's polls (docs/PERFORMANCE.md "Latency modes" prices each): under 60, each
      * account's schedule starts a chain of polls every minute, one Lambda invocation each, timed by
      * SQS delays (poller/poll-timer.ts); 60, the schedule's poll alone.
      */

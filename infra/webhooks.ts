@@ -10,6 +10,7 @@ import { SQS_MAX_RETENTION_SECONDS } from "../packages/core/src/aws-limits.js";
 import { WEBHOOK_MAX_RECEIVES } from "../packages/core/src/webhooks/config.js";
 import { type Alerting, grantTellOps } from "./alerting.js";
 import { allow, type FunctionBase, pipelineFunction } from "./functions.js";
+import { runbook } from "./runbook.js";
 import type { Storage } from "./storage.js";
 
 export interface Webhooks {
@@ -108,8 +109,7 @@ export function buildWebhooks(
     evaluationPeriods: 1,
     comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
     treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    alarmDescription:
-      "Webhook, Slack or Teams deliveries failed for good (see the webhook function's logs): fix the target, then redrive the DLQ.",
+    alarmDescription: `Webhook, Slack or Teams deliveries failed for good (see the webhook function's logs): fix the target, then redrive the DLQ.${runbook("webhookdlqnotempty")}`,
   }).addAlarmAction(new actions.SnsAction(opsTopic));
   return { webhookQueue, webhookDlq, webhook };
 }

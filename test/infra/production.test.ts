@@ -44,8 +44,8 @@ describe("a production stage", () => {
   });
 
   // The latency mode npm run bench chose (section 3): the cheapest whose p95 was within 6 s at no
-  // more than 5 USD a month per account, priced at this memory (README "Latency modes", and
-  // docs/PERFORMANCE.md). A change here is a change of that table's row.
+  // more than 5 USD a month per account, priced at this memory (docs/PERFORMANCE.md "Latency modes", and
+  // docs/deploy.md "Latency"). A change here is a change of that table's row.
   it("polls every 5 seconds, one invocation a poll, timed by the poll-timer queue, at the memory the bench priced", () => {
     // The watchdog: each minute it polls and starts the minute's chain.
     template.hasResourceProperties("AWS::Events::Rule", {

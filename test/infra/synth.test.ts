@@ -14,7 +14,7 @@ describe("offline synthesis", () => {
     const [apiId] = Object.keys(template.findResources("AWS::ApiGatewayV2::Api"));
     template.hasOutput("IncidentBaseUrl", { Value: { "Fn::GetAtt": [apiId, "ApiEndpoint"] } });
     template.resourceCountIs("AWS::ApiGatewayV2::DomainName", 0);
-    // What `share create` caps links to, read from the outputs with the base URL (README).
+    // What `share create` caps links to, read from the outputs with the base URL (docs/operate.md, "Before you start").
     template.hasOutput("ShareMaxDays", { Value: "30" });
     template.hasResourceProperties("AWS::ApiGatewayV2::Stage", {
       DefaultRouteSettings: { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
