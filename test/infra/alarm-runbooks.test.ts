@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { beforeAll, describe, expect, it } from "vitest";
-import { headingAnchors } from "../support/markdown-headings.js";
+import { headingAnchors } from "../support/markdown.js";
 import { synthesizedStage } from "../support/stage-synth.js";
 
 // The "example" stage has every alarm the stack can make: two accounts (a cursor-lag alarm each)
