@@ -2,6 +2,8 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import * as z from "zod";
 import { EVENT_CODES } from "../../packages/core/src/devicecloud/codes.js";
+import { DEFAULT_RULES } from "../../packages/core/src/rules/defaults.js";
+import { describeRule } from "../../packages/core/src/rules/describe.js";
 import {
   ACCOUNTS_FORMAT,
   FILE_FORMATS,
@@ -84,6 +86,7 @@ export function configureDocs(): GeneratedFile[] {
     [ACCOUNTS_FORMAT.name]: fieldTable(inputSchemaOf(ACCOUNTS_FORMAT.schema)),
     environments: environmentTables(),
     eventNames: eventNames(),
+    defaultRules: ["```text", ...DEFAULT_RULES.map(describeRule), "```"].join("\n"),
   };
   const markdown = readFileSync(TEMPLATE, "utf8").replace(/\{\{(\w+)\}\}/g, (placeholder, name: string) => {
     const table = tables[name];
