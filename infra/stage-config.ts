@@ -67,7 +67,9 @@ export const stageConfigSchema = z
     production: z
       .boolean()
       .default(false)
-      .describe("A production stage keeps its table and evidence bucket when the stage is removed."),
+      .describe(
+        "A production stage keeps its table (deletion-protected) and buckets when the stage is removed; others clean up after themselves.",
+      ),
     groupsFile: z
       .string()
       .optional()
@@ -126,7 +128,7 @@ export const stageConfigSchema = z
       .max(36_500)
       .default(1)
       .describe(
-        "Days every evidence object is locked (S3 Object Lock, compliance mode: nobody can delete it).",
+        "The evidence bucket's Object Lock default retention in days (compliance mode: nobody can delete an object sooner).",
       ),
     evidenceInfrequentAfterDays: z
       .number()

@@ -81,7 +81,9 @@ export const quietHoursSchema = z
 export type QuietHours = z.output<typeof quietHoursSchema>;
 
 export const groupSchema = z.strictObject({
-  name: routingNameSchema.describe("The group's name, in logs and summaries."),
+  name: routingNameSchema.describe(
+    "The group's name, by which its held alerts, its digests and error messages know it.",
+  ),
   email: z.array(z.email()).default([]).describe("Addresses that get the group's alerts."),
   sms: z
     .array(e164Schema)
