@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { publicBaseUrlProblem } from "../alerts/incident-link.js";
 import { utcOffsetSchema } from "../devicecloud/playback-request.js";
+import { shareLinkSecretEnv } from "./env-fields.js";
 
 /**
  * The settings that both a function's environment and a deployment's stage file
@@ -90,10 +91,13 @@ export const DEFAULT_SHARE_LINK_HOURS = 72;
  * long they work, and the secret that derives each alert's token (from SSM in a deployed stage).
  */
 export const alertLinkEnvFields = {
-  /** Where incident links start; unset (older stages): messages carry no link. */
-  PUBLIC_BASE_URL: linkBaseUrlSchema.optional(),
-  SHARE_LINK_HOURS: fromEnvString(shareLinkHoursSchema).default(DEFAULT_SHARE_LINK_HOURS),
-  SHARE_LINK_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  PUBLIC_BASE_URL: linkBaseUrlSchema
+    .optional()
+    .describe("Where incident links start (`<PUBLIC_BASE_URL>/i/<token>`); unset: messages carry no link."),
+  SHARE_LINK_HOURS: fromEnvString(shareLinkHoursSchema)
+    .default(DEFAULT_SHARE_LINK_HOURS)
+    .describe("How long an alert's link works after it is published, in hours."),
+  SHARE_LINK_SECRET: shareLinkSecretEnv,
 };
 
 /** Links need their secret: PUBLIC_BASE_URL without SHARE_LINK_SECRET is refused (`.refine(...linkSecretRequired)`). */

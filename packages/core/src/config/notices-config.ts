@@ -1,16 +1,15 @@
 import * as z from "zod";
+import { alertsTopicArnEnv, fleetTimeZoneEnv, tableNameEnv } from "./env-fields.js";
 import { alertLinkEnvFields, linkSecretRequired } from "./fields.js";
-import { timeZoneSchema } from "./time-zone.js";
 
 /** What the notices function reads from its environment (infra/notices.ts sets it). */
 export const noticesEnvSchema = z
   .object({
-    TABLE_NAME: z.string().min(1),
-    ALERTS_TOPIC_ARN: z.string().startsWith("arn:", "must be an ARN"),
-    /** The groups file (JSON), bundled with the function. */
-    GROUPS_FILE: z.string().min(1),
-    FLEET_TIME_ZONE: timeZoneSchema.default("UTC"),
-    /** With the secret: summaries and digests link each alert's incident page. */
+    TABLE_NAME: tableNameEnv,
+    ALERTS_TOPIC_ARN: alertsTopicArnEnv,
+    GROUPS_FILE: z.string().min(1).describe("The groups file (JSON), bundled with the function."),
+    FLEET_TIME_ZONE: fleetTimeZoneEnv,
+    // With the secret: summaries and digests link each alert's incident page.
     ...alertLinkEnvFields,
   })
   .refine(...linkSecretRequired);

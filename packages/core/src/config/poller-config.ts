@@ -1,58 +1,66 @@
 import * as z from "zod";
-import { SQS_MAX_DELAY_SECONDS } from "../aws-limits.js";
 import { speedUnitSchema } from "../context/speed-unit.js";
-import { utcOffsetSchema } from "../devicecloud/playback-request.js";
-import { EVIDENCE_MAX_RECEIVES } from "../evidence/queue-policy.js";
 import { jsonEnv } from "./env.js";
+import { alertsTopicArnEnv, evidenceQueueUrlEnv, fleetTimeZoneEnv, tableNameEnv } from "./env-fields.js";
 import {
   alertLinkEnvFields,
   DEFAULT_DEADLINE_MARGIN_SECONDS,
-  DEFAULT_EVIDENCE_MAX_WAIT_DAYS,
   DEFAULT_GPS_LOOKUP_BUDGET_MS,
-  DEFAULT_SOURCE_ORGANIZATION,
-  DEFAULT_TSA_TIMEOUT_MS,
-  evidenceMaxWaitDaysSchema,
   fromEnvString,
   gpsLookupBudgetMsSchema,
-  linkBaseUrlSchema,
   linkSecretRequired,
   pollEverySecondsSchema,
-  sourceOrganizationSchema,
-  tsaTimeoutMsSchema,
-  tsaUrlSchema,
 } from "./fields.js";
-import { timeZoneSchema } from "./time-zone.js";
 
 /** One API account of the device cloud: its own cursor, its own rules. */
 export const accountConfigSchema = z.strictObject({
-  id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, "must be letters, digits, '_' or '-'"),
-  baseUrl: z.url({ protocol: /^https?$/ }),
-  username: z.string().min(1),
-  /** The environment variable that holds this account's password (the secret itself never sits in this JSON). */
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, "must be letters, digits, '_' or '-'")
+    .describe("The account's name in keys, alarms and secrets' names: letters, digits, '_' or '-'."),
+  baseUrl: z.url({ protocol: /^https?$/ }).describe("The device cloud's address."),
+  username: z.string().min(1).describe("The account's user."),
+  // The secret itself never sits in this JSON.
   passwordEnv: z
     .string()
     .regex(/^[A-Z_][A-Z0-9_]*$/)
-    .default("DEVICE_CLOUD_PASSWORD"),
-  /** Per attempt of a device-cloud call; retries come on top (see the client's retry policy). */
-  timeoutMs: z.number().int().positive().max(60_000).default(10_000),
-  /** Playback downloads: the wait for the first bytes, and the longest stall while streaming. */
-  playbackTimeoutMs: z.number().int().positive().max(300_000).default(30_000),
-  /** A rules file (JSON) for this account; the default rules when absent. */
-  rulesFile: z.string().min(1).optional(),
-  /** The unit of `speed` in this service's /api/gps points: the spec does not show it. */
-  gpsSpeedUnit: speedUnitSchema.default("km/h"),
-  /**
-   * The most one chunk's /api/gps lookups (one per device with alerts) may take before its alerts
-   * go out with the next best position; 0 never calls /api/gps (nor does the evidence function,
-   * whose track is then unavailable, "disabled").
-   */
-  gpsLookupBudgetMs: gpsLookupBudgetMsSchema.default(DEFAULT_GPS_LOOKUP_BUDGET_MS),
-  /** Where the first run starts; by default the newest event (no flood of history). */
+    .default("DEVICE_CLOUD_PASSWORD")
+    .describe("The environment variable that holds this account's password."),
+  // Retries come on top (see the client's retry policy).
+  timeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .max(60_000)
+    .default(10_000)
+    .describe("How long one attempt of a device-cloud call may take."),
+  playbackTimeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .max(300_000)
+    .default(30_000)
+    .describe("Playback downloads: the wait for the first bytes, and the longest stall while streaming."),
+  rulesFile: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("This account's rules file (JSON); absent: the default rules."),
+  // The spec does not show the unit.
+  gpsSpeedUnit: speedUnitSchema
+    .default("km/h")
+    .describe("The unit of `speed` in this account's GPS history (/api/gps)."),
+  gpsLookupBudgetMs: gpsLookupBudgetMsSchema
+    .default(DEFAULT_GPS_LOOKUP_BUDGET_MS)
+    .describe(
+      "The longest the GPS lookups that place a chunk's alerts may take before they go out with the next best position; 0 never calls /api/gps (the evidence track is then unavailable).",
+    ),
   startSerialno: z
     .string()
     .regex(/^\d+$/, "must be a serial number (digits)")
     .transform((digits) => BigInt(digits))
-    .optional(),
+    .optional()
+    .describe("The serial number the first run starts at; absent: the newest event (no flood of history)."),
 });
 export type AccountConfig = z.output<typeof accountConfigSchema>;
 
@@ -104,36 +112,63 @@ export const accountsSchema = z
     "account ids must be unique",
   );
 
+/** DEVICE_CLOUD_ACCOUNTS: the accounts as JSON, each one's password in the variable it names. */
+export const accountsEnv = jsonEnv(accountsSchema).describe(
+  "The device-cloud accounts as a JSON list; each has its own cursor and rules.",
+);
+
 /** What the poller and the Offline confirmation read from their environment. */
 export const pollerEnvSchema = z
   .object({
-    TABLE_NAME: z.string().min(1),
-    ALERTS_TOPIC_ARN: z.string().startsWith("arn:", "must be an ARN"),
-    EVIDENCE_QUEUE_URL: z.url(),
-    CONFIRM_QUEUE_URL: z.url(),
-    /** Unset: escalation is not set up, and no alert's escalation is scheduled. */
-    ESCALATION_QUEUE_URL: z.url().optional(),
-    DEVICE_CLOUD_ACCOUNTS: jsonEnv(accountsSchema),
-    /**
-     * The groups file (routing/groups-schema.ts), checked with every account's rules at start.
-     * Unset (a stage without one): no group, so every alert goes to the ops' emails (`unrouted`).
-     */
-    GROUPS_FILE: z.string().min(1).optional(),
-    /** Unset: no webhook, Slack or Teams target is set up (alerts routed to one are only logged). */
-    WEBHOOK_QUEUE_URL: z.url().optional(),
-    /**
-     * The stage's ops topic, told of every record set aside (setaside/). Unset (a bare test
-     * environment): set-aside records are kept and logged, and nobody is told.
-     */
-    OPS_TOPIC_ARN: z.string().startsWith("arn:", "must be an ARN").optional(),
-    FLEET_TIME_ZONE: timeZoneSchema.default("UTC"),
-    /**
-     * The interval of each account's poll chain (poller/poll-timer.ts), with the queue its timers
-     * wait in. Unset: one poll per scheduled run (the watchdog's alone).
-     */
-    POLL_EVERY_SECONDS: fromEnvString(pollEverySecondsSchema).optional(),
-    POLL_TIMER_QUEUE_URL: z.url().optional(),
-    DEADLINE_MARGIN_SECONDS: z.coerce.number().int().min(1).max(120).default(DEFAULT_DEADLINE_MARGIN_SECONDS),
+    TABLE_NAME: tableNameEnv,
+    ALERTS_TOPIC_ARN: alertsTopicArnEnv,
+    EVIDENCE_QUEUE_URL: evidenceQueueUrlEnv,
+    CONFIRM_QUEUE_URL: z
+      .url()
+      .describe("The SQS queue of delayed Offline checks, consumed by the confirm function."),
+    ESCALATION_QUEUE_URL: z
+      .url()
+      .optional()
+      .describe("The SQS queue of delayed escalation jobs; unset: no alert is escalated."),
+    DEVICE_CLOUD_ACCOUNTS: accountsEnv,
+    // Checked with every account's rules at start (routing/validate.ts).
+    GROUPS_FILE: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("The groups file (JSON); unset: no group, so every alert goes to the ops' emails."),
+    WEBHOOK_QUEUE_URL: z
+      .url()
+      .optional()
+      .describe(
+        "The queue of webhook, Slack and Teams deliveries; unset: alerts routed to a target are only logged.",
+      ),
+    // A bare test environment has none.
+    OPS_TOPIC_ARN: z
+      .string()
+      .startsWith("arn:", "must be an ARN")
+      .optional()
+      .describe(
+        "The ops topic, told of every record set aside; unset: set-aside records are kept and logged.",
+      ),
+    FLEET_TIME_ZONE: fleetTimeZoneEnv,
+    // The chain's timers are SQS delays (poller/poll-timer.ts).
+    POLL_EVERY_SECONDS: fromEnvString(pollEverySecondsSchema)
+      .optional()
+      .describe(
+        "Seconds between an account's polls: each scheduled run starts a chain of polls at this interval, one invocation each. Unset: one poll per scheduled run.",
+      ),
+    POLL_TIMER_QUEUE_URL: z
+      .url()
+      .optional()
+      .describe("The queue a poll chain's timers wait in; needed with POLL_EVERY_SECONDS."),
+    DEADLINE_MARGIN_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(120)
+      .default(DEFAULT_DEADLINE_MARGIN_SECONDS)
+      .describe("The poller stops polling this long before its Lambda deadline."),
     ...alertLinkEnvFields,
   })
   .refine(...linkSecretRequired)
@@ -142,64 +177,3 @@ export const pollerEnvSchema = z
     message: "missing: POLL_EVERY_SECONDS needs the poll-timer queue its chain waits in",
   });
 export type PollerConfig = z.output<typeof pollerEnvSchema>;
-
-/** What the escalate function reads from its environment: no device cloud, no alerts topic. */
-export const escalateEnvSchema = z.object({
-  TABLE_NAME: z.string().min(1),
-  ESCALATION_TOPIC_ARN: z.string().startsWith("arn:", "must be an ARN"),
-  /** Its own queue: the next level's job, and the rest of a wait beyond SQS's 15-minute delay. */
-  ESCALATION_QUEUE_URL: z.url(),
-  /** Derives each alert's link token, to put its link back into the re-sent message. */
-  SHARE_LINK_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
-});
-export type EscalateConfig = z.output<typeof escalateEnvSchema>;
-
-/** What the evidence function reads from its environment. */
-export const evidenceEnvSchema = z.object({
-  TABLE_NAME: z.string().min(1),
-  ALERTS_TOPIC_ARN: z.string().startsWith("arn:", "must be an ARN"),
-  EVIDENCE_QUEUE_URL: z.url(),
-  EVIDENCE_BUCKET: z.string().min(3),
-  /** Where clips are uploaded and verified before they are copied into the evidence bucket. */
-  EVIDENCE_STAGING_BUCKET: z.string().min(3),
-  DEVICE_CLOUD_ACCOUNTS: jsonEnv(accountsSchema),
-  /** The fleet's UTC offset for playback timestamps and record days (+hhmm). */
-  FLEET_UTC_OFFSET: utcOffsetSchema.default(0),
-  /** The longest footage is waited for after its event, when the card's retention is unknown or longer. */
-  EVIDENCE_MAX_WAIT_DAYS: fromEnvString(evidenceMaxWaitDaysSchema).default(DEFAULT_EVIDENCE_MAX_WAIT_DAYS),
-  /** First wait before looking again for footage not recorded yet; doubles each time. */
-  EVIDENCE_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(SQS_MAX_DELAY_SECONDS).default(60),
-  /** The evidence queue's maxReceiveCount: the last receive marks the evidence failed before the DLQ. */
-  EVIDENCE_MAX_RECEIVES: z.coerce.number().int().min(1).max(100).default(EVIDENCE_MAX_RECEIVES),
-  /** First visibility back-off after a failure; doubles with each receive. */
-  EVIDENCE_FAILURE_BACKOFF_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
-  /** The claim pack's report shows times in UTC and in this zone. */
-  FLEET_TIME_ZONE: timeZoneSchema.default("UTC"),
-  CLAIM_SOURCE_ORGANIZATION: sourceOrganizationSchema.default(DEFAULT_SOURCE_ORGANIZATION),
-  /** When set, every claim pack's tag manifest is stamped by this RFC 3161 TSA. */
-  TSA_URL: tsaUrlSchema.optional(),
-  TSA_TIMEOUT_MS: fromEnvString(tsaTimeoutMsSchema).default(DEFAULT_TSA_TIMEOUT_MS),
-  /** Set by Lambda: with the function's name, the chain of custody's "which function". */
-  AWS_LAMBDA_FUNCTION_NAME: z.string().optional(),
-  AWS_LAMBDA_FUNCTION_VERSION: z.string().optional(),
-  /** With the secret: the evidence message carries the alert's incident link, as the alert did. */
-  PUBLIC_BASE_URL: linkBaseUrlSchema.optional(),
-  SHARE_LINK_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
-});
-export type EvidenceConfig = z.output<typeof evidenceEnvSchema>;
-
-/** What the incident function reads from its environment (infra/incident.ts sets it). */
-export const incidentEnvSchema = z.object({
-  TABLE_NAME: z.string().min(1),
-  EVIDENCE_BUCKET: z.string().min(3),
-  /** Where claim-pack zips are built (under `packs/`), and the queue that asks for one. */
-  EVIDENCE_STAGING_BUCKET: z.string().min(3),
-  EVIDENCE_QUEUE_URL: z.url(),
-  /** The origin links start with; the only origin an acknowledgement may be posted from. */
-  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }),
-  /** The page shows times in UTC and in this zone. */
-  FLEET_TIME_ZONE: timeZoneSchema.default("UTC"),
-  /** Signs the acknowledgement form (an SST secret in a deployed stage, see secrets.ts). */
-  INCIDENT_FORM_SECRET: z.string().min(16, "must be at least 16 characters"),
-});
-export type IncidentConfig = z.output<typeof incidentEnvSchema>;

@@ -6,26 +6,40 @@ import { deviceIdSchema } from "../devicecloud/schemas/common.js";
  * for the function), one schema for both, so the synth refuses what the function would.
  */
 export const recorderAuditSettingsSchema = z.strictObject({
-  /**
-   * The audited period: every device's driving is compared with its record map once per period.
-   * A divisor of 24, so a period lies within one of the device cloud's days (one record map).
-   */
+  // A divisor of 24, so that a period lies within one of the device cloud's days (one record map).
   everyHours: z
+    .literal([1, 2, 3, 4, 6, 8, 12, 24], "must be 1, 2, 3, 4, 6, 8, 12 or 24")
+    .default(24)
+    .describe("The audited period: every device's driving is compared with its record map once per period."),
+  // Each run goes on from the period's cursor within `callsPerRun`; a run with nothing owed reads one item.
+  runEveryMinutes: z
     .number()
     .int()
-    .refine((hours) => hours >= 1 && 24 % hours === 0, "must be 1, 2, 3, 4, 6, 8, 12 or 24")
-    .default(24),
-  /**
-   * How often a run starts. Each run goes on from the period's cursor within `callsPerRun`, so a
-   * fleet too large for one run is spread over several; a run with nothing owed reads one item.
-   */
-  runEveryMinutes: z.number().int().min(5).max(1440).default(60),
-  /** Minutes driven without video, at least, that make a "not recording" alert. */
-  gapMinutes: z.number().int().min(1).max(720).default(10),
-  /** Device-cloud calls a run may make at most (the status list, record maps, GPS windows). */
-  callsPerRun: z.number().int().min(100).max(100_000).default(1_000),
-  /** The digest counts a device not heard from for more than this many days as offline. */
-  offlineDays: z.number().int().min(1).max(365).default(3),
+    .min(5)
+    .max(1440)
+    .default(60)
+    .describe("How often a run starts; a fleet too large for one run is spread over several."),
+  gapMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(720)
+    .default(10)
+    .describe('Minutes driven without video, at least, that make a "not recording" alert.'),
+  callsPerRun: z
+    .number()
+    .int()
+    .min(100)
+    .max(100_000)
+    .default(1_000)
+    .describe("Device-cloud calls a run may make at most (the status list, record maps, GPS windows)."),
+  offlineDays: z
+    .number()
+    .int()
+    .min(1)
+    .max(365)
+    .default(3)
+    .describe("The digest counts a device not heard from for more than this many days as offline."),
 });
 export type RecorderAuditSettings = z.output<typeof recorderAuditSettingsSchema>;
 export const DEFAULT_RECORDER_AUDIT: RecorderAuditSettings = recorderAuditSettingsSchema.parse({});
@@ -38,18 +52,28 @@ const deviceIdPatternSchema = z.string().min(1).pipe(deviceIdSchema);
 
 /** How long cards keep footage, as a stage knows it (`cardRetention`; CARD_RETENTION for functions). */
 export const cardRetentionSettingsSchema = z.strictObject({
-  /** Per device type: the first entry whose pattern matches a device wins over its estimate. */
   byDeviceType: z
     .array(
       z.strictObject({
-        name: z.string().min(1).max(100),
-        deviceIds: z.array(deviceIdPatternSchema).min(1),
-        days: z.number().int().min(1).max(365),
+        name: z.string().min(1).max(100).describe("The device type's name."),
+        deviceIds: z
+          .array(deviceIdPatternSchema)
+          .min(1)
+          .describe("Its devices: exact ids, or prefixes ending in `*`."),
+        days: z.number().int().min(1).max(365).describe("Days of footage its cards keep."),
       }),
     )
-    .default([]),
-  /** No estimate may exceed this (a card found holding more is trusted this far only). */
-  maxDays: z.number().int().min(1).max(365).optional(),
+    .default([])
+    .describe(
+      "Per device type; the first entry whose pattern matches a device wins over the audit's estimate.",
+    ),
+  maxDays: z
+    .number()
+    .int()
+    .min(1)
+    .max(365)
+    .optional()
+    .describe("No estimate may exceed this (a card found holding more is trusted this far only)."),
 });
 export type CardRetentionSettings = z.output<typeof cardRetentionSettingsSchema>;
 

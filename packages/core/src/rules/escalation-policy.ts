@@ -33,12 +33,15 @@ const escalationWaitSchema = z
  */
 export const escalationPolicySchema = z
   .strictObject({
-    after: escalationWaitSchema,
+    after: escalationWaitSchema.describe(
+      'The wait before level 1, and between levels: "90s", "10m", "1h" or "1h30m", from 30 s to 12 h.',
+    ),
     levels: z
       .number()
       .int("must be a whole number")
       .min(1, "must be at least 1")
-      .max(MAX_ESCALATION_LEVELS, `must be at most ${MAX_ESCALATION_LEVELS}`),
+      .max(MAX_ESCALATION_LEVELS, `must be at most ${MAX_ESCALATION_LEVELS}`)
+      .describe("How many of the stage's escalation levels the alert goes through."),
   })
   .transform(({ after, levels }) => ({ afterSeconds: after, levels }));
 

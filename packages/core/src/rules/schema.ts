@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { schemaKeyField } from "../config/schema-key.js";
 import { EVENT_CODES } from "../devicecloud/codes.js";
 import { deviceIdSchema } from "../devicecloud/schemas/common.js";
 import { escalationPolicySchema } from "./escalation-policy.js";
@@ -30,9 +31,14 @@ const nonEmptyDeviceIdSchema = z.string().min(1, "must not be empty").pipe(devic
 
 const devicesFilterSchema = z
   .strictObject({
-    ids: z.array(nonEmptyDeviceIdSchema).default([]),
-    /** Starts of device ids: the same characters as an id. */
-    prefixes: z.array(nonEmptyDeviceIdSchema).default([]),
+    ids: z
+      .array(nonEmptyDeviceIdSchema)
+      .default([])
+      .describe("Device ids, exactly as the device cloud sends them."),
+    prefixes: z
+      .array(nonEmptyDeviceIdSchema)
+      .default([])
+      .describe("Starts of device ids: a device whose id starts with one matches."),
   })
   .refine(
     (filter) => filter.ids.length > 0 || filter.prefixes.length > 0,
@@ -54,9 +60,9 @@ export const evidenceChannelsSchema = z
 
 const evidenceSchema = z
   .strictObject({
-    channels: evidenceChannelsSchema,
-    secondsBefore: evidenceSecondsSchema,
-    secondsAfter: evidenceSecondsSchema,
+    channels: evidenceChannelsSchema.describe("The recorder's channels (cameras) to fetch, each once."),
+    secondsBefore: evidenceSecondsSchema.describe("Seconds of video before the event."),
+    secondsAfter: evidenceSecondsSchema.describe("Seconds of video after the event."),
   })
   .refine(
     (evidence) => evidence.secondsBefore + evidence.secondsAfter > 0,
@@ -80,36 +86,65 @@ function whenFieldsValid(...fields: string[]) {
  */
 export const ruleSchema = z
   .strictObject({
-    id: ruleIdSchema,
-    description: z.string().max(500).optional(),
-    enabled: z.boolean().default(true),
-    events: z.array(eventSelectorSchema).min(1, "must list at least one event"),
-    /** Absent: every device. */
-    devices: devicesFilterSchema.optional(),
-    severity: severitySchema,
-    /** Per device: repeats inside it are suppressed and counted. 0 = every event alerts. */
+    id: ruleIdSchema.describe("The rule's id, in alerts, messages and group selectors."),
+    description: z
+      .string()
+      .max(500)
+      .optional()
+      .describe("What the rule is for, for the people who read the file."),
+    enabled: z.boolean().default(true).describe("false: the rule is kept but alerts on nothing."),
+    events: z
+      .array(eventSelectorSchema)
+      .min(1, "must list at least one event")
+      .describe(
+        'Event codes by number, or by the spec\'s name such as "OverSpeed" (any case); unknown numbers are allowed.',
+      ),
+    devices: devicesFilterSchema
+      .optional()
+      .describe("The devices the rule applies to; absent: every device."),
+    severity: severitySchema.describe(
+      "How serious the alert is: groups select by it, quiet hours hold by it.",
+    ),
     cooldownSeconds: z
       .number()
       .int()
       .min(0)
       .max(MAX_COOLDOWN_SECONDS, `must be at most ${MAX_COOLDOWN_SECONDS} (7 days)`)
-      .default(0),
-    /** Events older than this when seen are recorded, not alerted (a backlog after an outage, say). */
+      .default(0)
+      .describe(
+        "Per device: repeats inside it are suppressed and counted in the next alert; 0: every event alerts.",
+      ),
     staleAfterSeconds: z
       .number()
       .int()
       .min(MIN_STALE_AFTER_SECONDS, `must be at least ${MIN_STALE_AFTER_SECONDS}`)
-      .optional(),
-    /** Alert on Offline only if the device is still offline this many minutes after the event. */
-    offlineForMinutes: z.number().int().min(1).max(MAX_OFFLINE_MINUTES).optional(),
-    evidence: evidenceSchema.optional(),
-    /** The limit an OverSpeed alert quotes when the event's memo states none (the spec shows no memo format). */
-    speedLimitKmh: z.number().positive().max(300).optional(),
-    /**
-     * Unacknowledged alerts are re-sent to the escalation topic's levels. Copied onto each alert
-     * record when it fires, so that a later change of the rule leaves alerts already out alone.
-     */
-    escalate: escalationPolicySchema.optional(),
+      .optional()
+      .describe(
+        "Events older than this when seen (a backlog after an outage) are recorded and summed up once, not alerted one by one.",
+      ),
+    offlineForMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_OFFLINE_MINUTES)
+      .optional()
+      .describe(
+        "With Offline in `events`: alert only if the device is still offline this many minutes after the event.",
+      ),
+    evidence: evidenceSchema
+      .optional()
+      .describe("The video to fetch for each alert and keep in its claim pack."),
+    // The spec shows no memo format.
+    speedLimitKmh: z
+      .number()
+      .positive()
+      .max(300)
+      .optional()
+      .describe("The limit an OverSpeed alert quotes when the event's memo states none."),
+    // Copied onto each alert record when it fires, so that a later change of the rule leaves alerts already out alone.
+    escalate: escalationPolicySchema
+      .optional()
+      .describe("Re-sends an alert nobody acknowledged to the stage's escalation levels."),
   })
   .refine((rule) => rule.offlineForMinutes === undefined || rule.events.includes(EVENT_CODES.Offline), {
     message: `is only allowed when "events" includes Offline (${EVENT_CODES.Offline})`,
@@ -147,7 +182,13 @@ function reportDuplicateIds(rules: readonly unknown[], ctx: z.core.$RefinementCt
  * far more likely a mistake than a wish (disable rules with `"enabled": false` instead).
  */
 export const rulesFileSchema = z
-  .strictObject({ rules: z.array(ruleSchema).min(1, "must contain at least one rule") })
+  .strictObject({
+    ...schemaKeyField,
+    rules: z
+      .array(ruleSchema)
+      .min(1, "must contain at least one rule")
+      .describe("The alert rules, each with its own id."),
+  })
   .superRefine((file, ctx) => reportDuplicateIds(file.rules, ctx), {
     when: (payload) =>
       typeof payload.value === "object" &&
