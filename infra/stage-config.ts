@@ -9,6 +9,7 @@ import {
 import {
   DEFAULT_EVIDENCE_MAX_WAIT_DAYS,
   DEFAULT_GPS_LOOKUP_BUDGET_MS,
+  DEFAULT_LAG_ALARM_SECONDS,
   DEFAULT_SOURCE_ORGANIZATION,
   DEFAULT_TSA_TIMEOUT_MS,
   DEFAULT_UTC_OFFSET,
@@ -101,7 +102,7 @@ export const stageConfigSchema = z
     /** Evidence moves to Glacier Instant Retrieval after this many days. */
     evidenceInfrequentAfterDays: z.number().int().min(1).default(30),
     /** The cursor-lag alarm fires above this. */
-    lagAlarmSeconds: z.number().int().min(60).default(600),
+    lagAlarmSeconds: z.number().int().min(60).default(DEFAULT_LAG_ALARM_SECONDS),
     /** Evidence jobs run at once, at most: the load put on the vendor's playback server (queue-policy.ts). */
     evidenceConcurrency: z
       .number()
