@@ -7,6 +7,7 @@ import { Command } from "commander";
 import { auditCommand } from "./cli/audit.js";
 import { cursorCommand } from "./cli/cursor.js";
 import { devicesCommand } from "./cli/devices.js";
+import { doctorCommand } from "./cli/doctor.js";
 import { eventsCommand } from "./cli/events.js";
 import { evidenceCommand } from "./cli/evidence.js";
 import { replayCommand } from "./cli/replay.js";
@@ -27,7 +28,8 @@ const program = new Command()
   .addCommand(shareCommand())
   .addCommand(auditCommand())
   .addCommand(targetCommand())
-  .addCommand(setAsideCommand());
+  .addCommand(setAsideCommand())
+  .addCommand(doctorCommand());
 
 try {
   await program.parseAsync();
