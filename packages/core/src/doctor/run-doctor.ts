@@ -8,8 +8,11 @@ import { checkSchedules } from "./schedules.js";
 import { checkAccountSecrets } from "./secrets.js";
 import { checkSubscriptions } from "./subscriptions.js";
 
-/** Each network call's own limit, and the whole of one check's (several calls, a slow API). */
+/** The longest one network call of a check may take; a whole check, twice that. */
 export const DEFAULT_CALL_TIMEOUT_MS = 5_000;
+
+/** A check's name, for the failed check that stands for it if it does not end in time, and the check. */
+type Planned = [string, () => Promise<Check[]>];
 
 export interface DoctorOptions {
   callTimeoutMs?: number;
@@ -27,29 +30,27 @@ export async function runDoctor(
 ): Promise<DoctorReport> {
   const timeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const nowMs = ports.now();
-  const planned: Array<[string, () => Promise<Check[]>]> = [
-    ...target.accounts.flatMap(
-      (account): Array<[string, () => Promise<Check[]>]> => [
-        [
-          `account ${account}: secrets`,
-          () => checkAccountSecrets(account, ports.secrets, ports.login, timeoutMs),
-        ],
-        [
-          `account ${account}: last poll`,
-          () =>
-            checkLastPoll(account, ports.polls, { nowMs, lagThresholdSeconds: target.lagThresholdSeconds }),
-        ],
+  const planned: Planned[] = [
+    ...target.accounts.flatMap((account): Planned[] => [
+      [
+        `account ${account}: secrets`,
+        () => checkAccountSecrets(account, ports.secrets, ports.login, timeoutMs),
+      ],
+      [
+        `account ${account}: last poll`,
+        () => checkLastPoll(account, ports.polls, { nowMs, lagThresholdSeconds: target.lagThresholdSeconds }),
+      ],
+    ]),
+    ["schedules", () => checkSchedules(ports.schedules)],
+    ...target.deadLetterQueues.map(
+      (queue): Planned => [`dead letters: ${queue.name}`, () => checkDeadLetters(queue, ports.queues)],
+    ),
+    ...target.topics.map(
+      (topic): Planned => [
+        `subscriptions: ${topic.name}`,
+        () => checkSubscriptions(topic, ports.subscriptions),
       ],
     ),
-    ["schedules", () => checkSchedules(ports.schedules)],
-    ...target.deadLetterQueues.map((queue): [string, () => Promise<Check[]>] => [
-      `dead letters: ${queue.name}`,
-      () => checkDeadLetters(queue, ports.queues),
-    ]),
-    ...target.topics.map((topic): [string, () => Promise<Check[]>] => [
-      `subscriptions: ${topic.name}`,
-      () => checkSubscriptions(topic, ports.subscriptions),
-    ]),
     ["evidence bucket: Object Lock", () => checkObjectLock(target.evidenceBucket, ports.objectLock)],
     ["Time-Stamp Authority", () => checkTsa(target.tsaUrl, ports.http, timeoutMs)],
     ["incident pages", () => checkIncidentPages(target.incidentBaseUrl, ports.http, timeoutMs)],

@@ -32,17 +32,20 @@ export function checkAccountSecrets(
       if (outcome.accepted) return pass(name, `set, and accepted by the device cloud (${outcome.ms} ms)`);
       const { password } = read.connection;
       const reason = redactSecrets(outcome.reason, [password, hashPassword(password)]);
-      return outcome.refused
-        ? fail(
-            name,
-            `set, but the device cloud refused them: ${reason}`,
-            `check the user name and password with the device cloud's operator, then set them again: ${["USERNAME", "PASSWORD"].map((suffix) => secrets.howToSet(deviceCloudSecretPrefix(account) + suffix)).join("; ")}`,
-          )
-        : fail(
-            name,
-            `set, but the device cloud could not be asked: ${reason}`,
-            `check the device cloud's status and the address in ${deviceCloudSecretPrefix(account)}BASE_URL, then run doctor again`,
-          );
+      const prefix = deviceCloudSecretPrefix(account);
+      if (outcome.refused) {
+        const setAgain = ["USERNAME", "PASSWORD"].map((suffix) => secrets.howToSet(prefix + suffix));
+        return fail(
+          name,
+          `set, but the device cloud refused them: ${reason}`,
+          `check the user name and password with the device cloud's operator, then set them again: ${setAgain.join("; ")}`,
+        );
+      }
+      return fail(
+        name,
+        `set, but the device cloud could not be asked: ${reason}`,
+        `check the device cloud's status and the address in ${prefix}BASE_URL, then run doctor again`,
+      );
     },
     "check that this shell may read the stage's secrets (AWS credentials and region), then run doctor again",
   );
