@@ -62,7 +62,7 @@ async function doctor(options: DoctorOptions): Promise<void> {
 }
 
 /** One line per check, its remedy indented under a failed one; texts from services shown inert. */
-export function humanReport(report: DoctorReport): string[] {
+function humanReport(report: DoctorReport): string[] {
   const failed = report.checks.filter((check) => !check.ok).length;
   return [
     `stage ${terminalText(report.stage)}:`,
