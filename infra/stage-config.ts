@@ -9,6 +9,7 @@ import {
 import {
   DEFAULT_EVIDENCE_MAX_WAIT_DAYS,
   DEFAULT_GPS_LOOKUP_BUDGET_MS,
+  DEFAULT_LAG_ALARM_SECONDS,
   DEFAULT_SHARE_LINK_HOURS,
   DEFAULT_SOURCE_ORGANIZATION,
   DEFAULT_TSA_TIMEOUT_MS,
@@ -140,7 +141,7 @@ export const stageConfigSchema = z
       .number()
       .int()
       .min(60)
-      .default(600)
+      .default(DEFAULT_LAG_ALARM_SECONDS)
       .describe(
         "An account's cursor-lag alarm fires when its oldest unread event is older than this many seconds.",
       ),

@@ -23,6 +23,27 @@ export async function readSstSecrets<Name extends string>(
   names: readonly Name[],
   clientConfig: SSMClientConfig = {},
 ): Promise<Record<Name, string>> {
+  const found = await findSstSecrets(env, names, clientConfig);
+  const value = (name: Name) => {
+    const secret = found.get(name);
+    if (!secret)
+      throw new Error(
+        `secret ${name} is not set: npx sst secrets set ${name} <value> --stage ${env.SST_STAGE}`,
+      );
+    return secret;
+  };
+  return Object.fromEntries(names.map((name) => [name, value(name)])) as Record<Name, string>;
+}
+
+/**
+ * The named SST secrets that are set (the stage's value, else the app-wide fallback), by name; an
+ * unset one is absent. SST_SSM_PREFIX and SST_APP in `env` say where they are.
+ */
+export async function findSstSecrets<Name extends string>(
+  env: Env,
+  names: readonly Name[],
+  clientConfig: SSMClientConfig = {},
+): Promise<Map<Name, string>> {
   const ssm = new SSMClient(clientConfig);
   const stagePath = (name: string) => `${env.SST_SSM_PREFIX ?? ""}Secret/${name}/value`;
   const fallbackPath = (name: string) => `/sst/${env.SST_APP}/.fallback/Secret/${name}/value`;
@@ -44,15 +65,12 @@ export async function readSstSecrets<Name extends string>(
     const own = await read(names.map(stagePath));
     const unset = names.filter((name) => !own.get(stagePath(name)));
     const fallback = unset.length > 0 ? await read(unset.map(fallbackPath)) : new Map<string, string>();
-    const value = (name: Name) => {
-      const found = own.get(stagePath(name)) ?? fallback.get(fallbackPath(name));
-      if (!found)
-        throw new Error(
-          `secret ${name} is not set: npx sst secrets set ${name} <value> --stage ${env.SST_STAGE}`,
-        );
-      return found;
-    };
-    return Object.fromEntries(names.map((name) => [name, value(name)])) as Record<Name, string>;
+    return new Map(
+      names.flatMap((name) => {
+        const found = own.get(stagePath(name)) ?? fallback.get(fallbackPath(name));
+        return found ? [[name, found] as const] : [];
+      }),
+    );
   } finally {
     ssm.destroy(); // read once per cold start: no socket is kept
   }

@@ -1,5 +1,6 @@
-import { resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { writeLocalEndpoints } from "@fleet-alerts/functions/local-endpoints";
+import { writeLocalSecrets } from "@fleet-alerts/functions/local-secrets";
 import type { Emulators } from "./emulators.js";
 import type { LocalOptions } from "./pipeline.js";
 
@@ -7,13 +8,16 @@ import type { LocalOptions } from "./pipeline.js";
 export interface RunFacts {
   incidentBaseUrl: string;
   accounts: readonly string[];
+  /** The simulated fleets' made-up credentials, for `doctor --local` (none with a real device cloud). */
+  simulatedAccounts: readonly { id: string; baseUrl: string; username: string; password: string }[];
   /** The handlers' clock, and how much faster than real time it runs. */
   clock: { now: () => number; timeScale: number };
 }
 
 /**
- * Says how the CLI reaches this run (`fleet-alerts ... --local`): writes its `endpointsFile` and
- * returns what removes it at the end; with none, writes nothing.
+ * Says how the CLI reaches this run (`fleet-alerts ... --local`): writes its `endpointsFile` (and
+ * the simulated fleets' `secrets.json` beside it) and returns what removes them at the end; with
+ * none, writes nothing.
  */
 export async function publishEndpoints(
   options: Pick<LocalOptions, "endpointsFile" | "evidenceDir">,
@@ -21,16 +25,39 @@ export async function publishEndpoints(
   run: RunFacts,
 ): Promise<() => Promise<void>> {
   if (options.endpointsFile === undefined) return async () => undefined;
-  const { dynamodb, sqs, s3 } = emulators.endpoints;
-  return writeLocalEndpoints(options.endpointsFile, {
+  const { dynamodb, sns, sqs, s3 } = emulators.endpoints;
+  const { queues } = emulators;
+  const secretsFile = resolve(join(dirname(options.endpointsFile), "secrets.json"));
+  const removeSecrets =
+    run.simulatedAccounts.length > 0
+      ? await writeLocalSecrets(
+          secretsFile,
+          Object.fromEntries(run.simulatedAccounts.map(({ id, ...connection }) => [id, connection])),
+        )
+      : undefined;
+  const removeEndpoints = await writeLocalEndpoints(options.endpointsFile, {
     region: emulators.region,
-    endpoints: { dynamodb, sqs, s3 },
+    endpoints: { dynamodb, sns, sqs, s3 },
     tableName: emulators.tableName,
-    evidenceQueueUrl: emulators.queues.evidence,
+    evidenceQueueUrl: queues.evidence,
+    deadLetterQueues: [
+      { name: "evidence-dlq", url: queues.evidenceDlq },
+      { name: "webhook-dlq", url: queues.webhookDlq },
+    ],
+    topics: [
+      { name: "alerts", arn: emulators.topicArn },
+      { name: "escalation", arn: emulators.escalationTopicArn },
+      { name: "ops", arn: emulators.opsTopicArn },
+    ],
     evidenceBucket: emulators.bucket,
     incidentBaseUrl: run.incidentBaseUrl,
     evidenceDir: resolve(options.evidenceDir),
     accounts: [...run.accounts],
+    ...(removeSecrets && { secretsFile }),
     clock: { realMs: Date.now(), simulatedMs: run.clock.now(), speed: run.clock.timeScale },
   });
+  return async () => {
+    await removeEndpoints();
+    await removeSecrets?.();
+  };
 }

@@ -259,6 +259,7 @@ export async function startLocalPipeline(
   const removeEndpoints = await publishEndpoints(options, emulators, {
     incidentBaseUrl: incident.baseUrl,
     accounts: accounts.map((account) => account.id),
+    simulatedAccounts: simulators.size > 0 ? accounts : [],
     clock: overrides,
   });
   report({

@@ -12,13 +12,14 @@ describe("fleet-alerts --help", () => {
       ["events", "tail"],
       ["share", "create"],
       ["audit"],
+      ["doctor"],
     ];
     const [program, ...helps] = await Promise.all([
       fleetAlerts(["--help"]),
       ...commands.map((command) => fleetAlerts([...command, "--help"])),
     ]);
     expect(program?.code).toBe(0);
-    for (const name of ["rules", "cursor", "evidence", "devices", "events", "share", "audit"])
+    for (const name of ["rules", "cursor", "evidence", "devices", "events", "share", "audit", "doctor"])
       expect(program?.stdout).toMatch(new RegExp(`\\n {2}${name}\\b`));
 
     const expectedOptions = [
@@ -60,6 +61,7 @@ describe("fleet-alerts --help", () => {
         "--by <name>",
       ],
       ["--table <name>", "(env: TABLE_NAME)"],
+      ["--stage <name>", "--local [file]", "--json", "--timeout-ms <ms>"],
     ];
     for (const [index, help] of helps.entries()) {
       const command = commands[index]?.join(" ");
@@ -70,7 +72,8 @@ describe("fleet-alerts --help", () => {
       for (const option of expectedOptions[index] ?? []) expect(text).toContain(option);
       expect(text).not.toMatch(/--password/);
       // Only the commands that reach the device cloud take its connection settings.
-      if (!["cursor set", "share create", "audit", "evidence request"].includes(command ?? "")) {
+      // doctor reads a stage's secrets from the stage itself (SSM, or the local mode's file).
+      if (!["cursor set", "share create", "audit", "evidence request", "doctor"].includes(command ?? "")) {
         for (const option of [
           "--base-url <url>",
           "(env: DEVICE_CLOUD_BASE_URL)",

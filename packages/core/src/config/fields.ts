@@ -54,6 +54,9 @@ export function fromEnvString<S extends z.ZodType<number, number>>(schema: S) {
   return z.coerce.number().pipe(schema);
 }
 
+/** A stage's cursor-lag alarm threshold unless its file says otherwise (lagAlarmSeconds); doctor's too. */
+export const DEFAULT_LAG_ALARM_SECONDS = 600;
+
 /** bag-info.txt's Source-Organization: who made the claim packs (the fleet's operator). */
 export const sourceOrganizationSchema = z.string().trim().min(1).max(200);
 export const DEFAULT_SOURCE_ORGANIZATION = "fleet-alerts";

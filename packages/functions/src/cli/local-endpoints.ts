@@ -19,15 +19,20 @@ export const localEndpointsSchema = z.object({
   /** The local mode's process: a file left by one that was killed is told apart from a running one. */
   pid: z.number().int(),
   region: z.string(),
-  endpoints: z.object({ dynamodb: z.url(), sqs: z.url(), s3: z.url() }),
+  endpoints: z.object({ dynamodb: z.url(), sns: z.url(), sqs: z.url(), s3: z.url() }),
   tableName: z.string(),
   evidenceQueueUrl: z.url(),
+  /** What `fleet-alerts doctor --local` checks: the queues failed jobs end in, and the topics' subscriptions. */
+  deadLetterQueues: z.array(z.object({ name: z.string(), url: z.url() })),
+  topics: z.array(z.object({ name: z.string(), arn: z.string() })),
   evidenceBucket: z.string(),
   /** The incident pages' address: share links start with it. */
   incidentBaseUrl: z.url(),
   /** Absolute: the CLI may run in another folder. */
   evidenceDir: z.string(),
   accounts: z.array(z.string()),
+  /** The simulated fleets' credentials (local-secrets.ts), absolute; none with a real device cloud. */
+  secretsFile: z.string().optional(),
   /**
    * The handlers' clock, which runs `speed` times faster than real time from `simulatedMs` at real
    * time `realMs` (the simulator's; 1 with a real device cloud): "now" for the CLI as for them.

@@ -7,6 +7,7 @@ import { Command } from "commander";
 import { auditCommand } from "./audit.js";
 import { cursorCommand } from "./cursor.js";
 import { devicesCommand } from "./devices.js";
+import { doctorCommand } from "./doctor.js";
 import { eventsCommand } from "./events.js";
 import { evidenceCommand } from "./evidence.js";
 import { replayCommand } from "./replay.js";
@@ -28,5 +29,6 @@ export function cliProgram(): Command {
     .addCommand(shareCommand())
     .addCommand(auditCommand())
     .addCommand(targetCommand())
-    .addCommand(setAsideCommand());
+    .addCommand(setAsideCommand())
+    .addCommand(doctorCommand());
 }
