@@ -9,7 +9,7 @@ import type { Command, Option } from "commander";
 // The invocations a page shows: `npm run fleet-alerts -- …`, `npx fleet-alerts …`, `fleet-alerts …`;
 // not `fleet-alerts-<stage>`, `@fleet-alerts/core` or a line of output such as `fleet-alerts: …`.
 const INVOCATION =
-  /(?<![\w@/.-])(?:npm run fleet-alerts(?:\s+--(?=\s|$))?|(?:npx\s+)?fleet-alerts)(?![\w:/.-])/g;
+  /(?<![\w@/."-])(?:npm run fleet-alerts(?:\s+--(?=\s|$))?|(?:npx\s+)?fleet-alerts)(?![\w:/."-])/g;
 // Where a shell line's command ends: a pipe, a list, a redirection.
 const COMMAND_END = /\s(?:\||\|\||&&|;|>|2>)\s|;$/;
 const ALWAYS_ALLOWED = new Set(["--help", "-h"]);
