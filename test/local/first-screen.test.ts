@@ -46,6 +46,10 @@ describe("npm start's first screen", () => {
     // once printed one per account and run).
     expect(output).not.toMatch(/^\{"level"/m);
     const screen = lines.slice(0, 40);
+    // Where the names went: said once, at the start.
+    expect(screen).toContain(
+      "Each alert's block counts its recipients per channel; --verbose shows each message sent.",
+    );
     const blocks = alertBlocks(screen);
     expect(blocks.length, screen.join("\n")).toBeGreaterThanOrEqual(3);
     const placed = blocks.filter(([, where]) =>
@@ -77,6 +81,7 @@ describe("npm start's first screen", () => {
 
   it("with --verbose, also shows each alert's SMS and a TO line per message a recipient got", async () => {
     const { lines } = await start(["--verbose"]);
+    expect(lines.some((line) => line.includes("--verbose shows"))).toBe(false);
     expect(lines.filter((line) => TO.test(line)).length).toBeGreaterThan(0);
     const blocks = alertBlocks(lines);
     expect(blocks.length).toBeGreaterThan(0);

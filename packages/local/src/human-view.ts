@@ -42,6 +42,10 @@ export function humanView(
           ...(line.webhook ? [webhookText(line.webhook)] : []),
           shown`Incident pages are served at ${line.incident} (links: ${line.incident}/i/<token>).`,
           shown`Alerts, suppressions, Offline checks, acknowledgements, escalations, stored evidence and evidence waiting for its vehicle appear below; evidence is copied to ${line.evidenceDir}. Ctrl-C stops.`,
+          // A block counts an alert's recipients: say where the names are.
+          ...(verbose
+            ? []
+            : ["Each alert's block counts its recipients per channel; --verbose shows each message sent."]),
         ].join("\n"),
       };
     case "problem":
