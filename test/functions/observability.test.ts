@@ -60,14 +60,22 @@ describe("observations in Lambda", () => {
       link: "https://alerts.example.com/i/AAAAAAAAAAAAAAAAAAAAAA",
       groups: ["everyone"],
       held: [],
+      recipients: { email: 2, sms: 1, smsCapped: 0, targets: ["erp"] },
     };
     logObserver(logger).observe(observationSchema.parse(published));
     expect(lines).toEqual([
       {
         level: "info",
         message: "alert-published",
-        // Group names are configuration, not personal data: where the alert went is logged.
-        attributes: { ...ids, severity: "critical", groups: ["everyone"], held: [] },
+        // Group and target names are configuration, and counts no one's address: where the alert
+        // went, and to how many, is logged.
+        attributes: {
+          ...ids,
+          severity: "critical",
+          groups: ["everyone"],
+          held: [],
+          recipients: { email: 2, sms: 1, smsCapped: 0, targets: ["erp"] },
+        },
       },
     ]);
     const text = JSON.stringify(lines);

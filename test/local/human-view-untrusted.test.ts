@@ -48,10 +48,13 @@ function published({ vehicleid, drivername, deviceid, sms }: Sent): Observation 
     sms,
     groups: ["everyone"],
     held: [],
+    recipients: { email: 1, sms: 0, smsCapped: 0, targets: [] },
   };
 }
 
-const printed = (sent: Sent) => humanView(published(sent), emptyTotals(), "09:00:00").print ?? "";
+// With --verbose: the block then carries the SMS too, the device cloud's texts as a message has them.
+const printed = (sent: Sent) =>
+  humanView(published(sent), emptyTotals(), "09:00:00", { verbose: true }).print ?? "";
 const PLAIN = printed({ vehicleid: "V", drivername: "D", deviceid: "d", sms: "S" });
 
 const sent = fc.record({
@@ -132,7 +135,7 @@ describe("the live view of other lines that name a device", () => {
     "prints each on one line, with no character the terminal acts on",
     (deviceid, text) => {
       for (const line of aboutDevice(deviceid, text)) {
-        const print = humanView(line, emptyTotals(), "09:00:00").print ?? "";
+        const print = humanView(line, emptyTotals(), "09:00:00", { verbose: true }).print ?? "";
         expect(linesOf(print)).toHaveLength(1);
         expect(print).not.toMatch(ACTS_NOT_SHOWS);
         expect(print.isWellFormed()).toBe(true);

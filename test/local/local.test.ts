@@ -162,6 +162,7 @@ describe("the local mode", () => {
   }, 60_000);
 });
 
+// What a run shows (alerts, the summary, the exit status): first-screen.test.ts.
 describe("npm start", () => {
   const run = (args: string[]) =>
     // Logging as a user's `npm start` has it (Powertools' default level), not the tests' SILENT.
@@ -169,27 +170,6 @@ describe("npm start", () => {
       POWERTOOLS_METRICS_DISABLED: "true",
       POWERTOOLS_LOG_LEVEL: "INFO",
     });
-
-  it("shows alerts and a summary, and exits cleanly after --duration", async () => {
-    const evidenceDir = await mkdtemp(join(tmpdir(), "fleet-alerts-start-"));
-    const { code, output } = await run([
-      "--duration",
-      "6",
-      "--speed",
-      "300",
-      "--poll-every",
-      "1",
-      "--evidence-dir",
-      evidenceDir,
-    ]);
-    expect(output).toMatch(/ALERT \[(info|warning|critical)\]/);
-    expect(output).toMatch(/SMS: /);
-    expect(output).toMatch(/Summary: \d+ events read, [1-9]\d* alerts/);
-    // The live view is the view alone: no handler's structured log line (the parked-evidence sweep's
-    // once printed one per account and run).
-    expect(output).not.toMatch(/^\{"level"/m);
-    expect(code).toBe(0);
-  });
 
   it("refuses an invalid rules file, listing every problem, before starting anything (--json: as a problem line)", async () => {
     const folder = await mkdtemp(join(tmpdir(), "fleet-alerts-rules-"));

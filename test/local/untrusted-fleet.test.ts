@@ -81,16 +81,19 @@ describe("the local mode with a hostile fleet", () => {
       const failures = ["problem", "alert-failed", "record-set-aside", "evidence-failed"];
       expect(shown.filter((line) => failures.includes(line.type))).toEqual([]);
 
-      // The live view: no control character reaches the terminal, and no name adds a line.
+      // The live view (--verbose, the most it prints): no control character reaches the terminal,
+      // and no name adds a line.
+      const verbose = { verbose: true };
       for (const line of shown) {
-        const printed = humanView(line, emptyTotals(), "12:00:00").print ?? "";
+        const printed = humanView(line, emptyTotals(), "12:00:00", verbose).print ?? "";
         expect([...printed].filter((char) => char !== "\n" && ACTS_IN_A_TERMINAL.test(char))).toEqual([]);
       }
       const redAlert = published().find((alert) => alert.serialno === crashes[1]?.serialno.toString());
-      const redText = humanView(redAlert as LocalLine, emptyTotals(), "12:00:00").print ?? "";
-      // Its own lines only: the alert, its route, its SMS and its link.
+      const redText = humanView(redAlert as LocalLine, emptyTotals(), "12:00:00", verbose).print ?? "";
+      // Its own lines only: the alert; when, where and how fast; its route; its SMS and its link.
       expect(redText.split("\n").map((line) => line.trim().split(" ")[0])).toEqual([
         "12:00:00",
+        expect.stringMatching(/^\d{4}-\d\d-\d\d$/),
         "north",
         "SMS:",
         "Link:",

@@ -1,6 +1,7 @@
 import type { Observation } from "@fleet-alerts/core";
 import { describe, expect, it } from "vitest";
-import { humanView, routeText, statusLine, summaryLine } from "../../packages/local/src/human-view.js";
+import { routeText } from "../../packages/local/src/alert-block.js";
+import { humanView, statusLine, summaryLine } from "../../packages/local/src/human-view.js";
 import { jsonLine } from "../../packages/local/src/json-view.js";
 import { emptyTotals, type LocalLine, reporting, tally } from "../../packages/local/src/report.js";
 
@@ -67,6 +68,7 @@ const lines: LocalLine[] = [
     sms: "CRITICAL GSensor - TR-AE 6733",
     groups: ["everyone"],
     held: [],
+    recipients: { email: 2, sms: 1, smsCapped: 0, targets: [] },
   },
   { type: "alert-suppressed", ...ids, rule: "gsensor", serialno: "1003", suppressedSoFar: 1 },
   { type: "offline-confirmed", ...alertIds("1001") },
@@ -176,22 +178,34 @@ describe("the local mode's views", () => {
     expect(JSON.parse(jsonLine(withBigint) as string).body.big).toBe("18446744073709551616");
     const progress = lines.find((line) => line.type === "evidence-progress") as LocalLine;
     expect(humanView(progress, totals, "")).toEqual({ status: "fetching evidence/y/ch1.mp4: 0.0/0.0 MB" });
+    // A block: what, which vehicle; when, where and how fast; where it went, to how many per channel.
     expect(humanView(alert, totals, "t").print).toBe(
-      "t ALERT [critical] gsensor #1002 TR-AE 6733 (no driver) at position unknown, speed unknown\n         local · to everyone\n         SMS: CRITICAL GSensor - TR-AE 6733",
+      "t ALERT [critical] gsensor #1002 TR-AE 6733 (no driver)\n" +
+        "         2026-11-23 08:50:00 UTC at position unknown, speed unknown\n" +
+        "         local · to everyone; sent: email 2 · sms 1",
+    );
+    // --verbose: with the SMS as sent.
+    expect(humanView(alert, totals, "t", { verbose: true }).print?.split("\n").at(-1)).toBe(
+      "         SMS: CRITICAL GSensor - TR-AE 6733",
     );
     expect(JSON.parse(jsonLine(alert) as string)).toMatchObject({ position: null, speedKmh: null });
   });
 
-  it("shows each alert's account and the groups it went to, held or not; --json carries them as observed", () => {
+  it("shows each alert's account, the groups it went to, held or not, and how many it went to per channel; --json carries them as observed", () => {
     const alert = lines[2] as Extract<Observation, { type: "alert-published" }>;
     const routed = {
       ...alert,
       account: "north",
       groups: ["north-depot", "night-shift"],
       held: ["ops-digest"],
+      recipients: { email: 2, sms: 2, smsCapped: 1, targets: ["local-webhook"] },
     };
-    expect(humanView(routed, emptyTotals(), "t").print?.split("\n")[1]).toBe(
-      "         north · to north-depot, night-shift (held: ops-digest)",
+    expect(humanView(routed, emptyTotals(), "t").print?.split("\n")[2]).toBe(
+      "         north · to north-depot, night-shift (held: ops-digest); sent: email 2 · sms 2 · 1 past the SMS cap · targets local-webhook",
+    );
+    const allHeld = { ...routed, groups: [], recipients: { email: 0, sms: 0, smsCapped: 0, targets: [] } };
+    expect(humanView(allHeld, emptyTotals(), "t").print?.split("\n")[2]).toBe(
+      "         north · to no group now (held: ops-digest); sent: nobody now",
     );
     expect(routeText({ account: "south", groups: [], held: ["night-shift"] })).toBe(
       "south · to no group now (held: night-shift)",
@@ -202,21 +216,21 @@ describe("the local mode's views", () => {
       groups: ["north-depot", "night-shift"],
       held: ["ops-digest"],
     });
-    // Who got what: a line per message a recipient's subscription received.
-    expect(
-      humanView(
-        {
-          type: "notified",
-          channel: "email",
-          recipient: "north.manager@example.test",
-          kind: "alert",
-          alertId: "north:1002:gsensor",
-          subject: "CRITICAL GSensor",
-        },
-        emptyTotals(),
-        "t",
-      ).print,
-    ).toBe("t TO north.manager@example.test (email): CRITICAL GSensor [north:1002:gsensor]");
+    // Who got what, with --verbose: a line per message a recipient's subscription received; by
+    // default the alert's block counts them instead (--json carries every one).
+    const notified: LocalLine = {
+      type: "notified",
+      channel: "email",
+      recipient: "north.manager@example.test",
+      kind: "alert",
+      alertId: "north:1002:gsensor",
+      subject: "CRITICAL GSensor",
+    };
+    expect(humanView(notified, emptyTotals(), "t", { verbose: true }).print).toBe(
+      "t TO north.manager@example.test (email): CRITICAL GSensor [north:1002:gsensor]",
+    );
+    expect(humanView(notified, emptyTotals(), "t")).toEqual({});
+    expect(JSON.parse(jsonLine(notified) as string)).toEqual(notified);
   });
 
   it("shows where the vehicle was at the event, where that came from, and its speed", () => {
@@ -235,8 +249,8 @@ describe("the local mode's views", () => {
         speedKmh: 87.6,
       },
     } as const;
-    expect(humanView(placed, totals, "t").print).toMatch(
-      /^t ALERT \[critical\] gsensor #1002 TR-AE 6733 \(no driver\) at 52\.5123,13\.4000 \(track\), 88 km\/h\n/,
+    expect(humanView(placed, totals, "t").print?.split("\n")[1]).toBe(
+      "         2026-11-23 08:50:00 UTC at 52.5123,13.4000 (track), 88 km/h",
     );
     expect(JSON.parse(jsonLine(placed) as string)).toMatchObject({
       position: { lat: 52.51234, lng: 13.4, source: "track" },

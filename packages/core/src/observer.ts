@@ -44,6 +44,17 @@ export const observationSchema = z.discriminatedUnion("type", [
     groups: z.array(z.string()),
     /** The groups that hold it for their quiet hours. */
     held: z.array(z.string()),
+    /**
+     * How many it went to on each channel (its route's, so a retry after a partial send counts
+     * them all), and the webhook, Slack and Teams targets by name: counts, no address.
+     */
+    recipients: z.object({
+      email: z.number().int(),
+      sms: z.number().int(),
+      /** SMS recipients past their hourly cap: not texted, summarised later. */
+      smsCapped: z.number().int(),
+      targets: z.array(z.string()),
+    }),
   }),
   z.object({ type: z.literal("alert-failed"), ...alertIds, reason: z.string() }),
   /**

@@ -4,9 +4,10 @@
  * the `shown` tag (core text/terminal.ts): the device cloud's texts reach these lines, and none may act on
  * the terminal or add a line.
  */
-import type { Observation, ObservationOf } from "@fleet-alerts/core";
+import type { Observation } from "@fleet-alerts/core";
 import { formatDuration } from "@fleet-alerts/core/rules";
 import { shown } from "@fleet-alerts/core/text";
+import { alertBlock } from "./alert-block.js";
 import type { LocalLine, LocalTotals } from "./report.js";
 
 /** What to print for a line: lines to keep, and/or the status line to show in place. */
@@ -18,7 +19,17 @@ export interface HumanOutput {
 const MB = 1_048_576;
 const megabytes = (bytes: number) => (bytes / MB).toFixed(1);
 
-export function humanView(line: LocalLine, totals: LocalTotals, time: string): HumanOutput {
+/** `--verbose`: also each alert's SMS, and a `TO` line per message a recipient received. */
+export interface HumanViewOptions {
+  verbose: boolean;
+}
+
+export function humanView(
+  line: LocalLine,
+  totals: LocalTotals,
+  time: string,
+  { verbose }: HumanViewOptions = { verbose: false },
+): HumanOutput {
   switch (line.type) {
     case "started":
       return {
@@ -31,14 +42,23 @@ export function humanView(line: LocalLine, totals: LocalTotals, time: string): H
           ...(line.webhook ? [webhookText(line.webhook)] : []),
           shown`Incident pages are served at ${line.incident} (links: ${line.incident}/i/<token>).`,
           shown`Alerts, suppressions, Offline checks, acknowledgements, escalations, stored evidence and evidence waiting for its vehicle appear below; evidence is copied to ${line.evidenceDir}. Ctrl-C stops.`,
+          // A block counts an alert's recipients: say where the names are.
+          ...(verbose
+            ? []
+            : ["Each alert's block counts its recipients per channel; --verbose shows each message sent."]),
         ].join("\n"),
       };
     case "problem":
       return { print: shown`${time} PROBLEM ${line.message}` };
+    // By default an alert's block counts its recipients per channel instead.
     case "notified":
-      return {
-        print: shown`${time} TO ${line.recipient} (${line.channel}): ${line.subject ?? line.kind}${line.alertId ? ` [${line.alertId}]` : ""}`,
-      };
+      return verbose
+        ? {
+            print: shown`${time} TO ${line.recipient} (${line.channel}): ${line.subject ?? line.kind}${line.alertId ? ` [${line.alertId}]` : ""}`,
+          }
+        : {};
+    case "alert-published":
+      return { print: alertBlock(line, time, verbose) };
     case "evidence-copied":
       return {
         print: [
@@ -76,13 +96,13 @@ function webhookText(webhook: { target: string; generatedSecret?: string }): str
     : shown`Every alert is also POSTed to the --webhook URL (target ${webhook.target}), signed with WEBHOOK_SECRET.`;
 }
 
-/** One observation as text (poll summaries and stored evidence are shown otherwise). */
-function observationText(observation: Exclude<Observation, { type: "poll-summary" | "evidence-stored" }>) {
+/** One observation as text (alerts, poll summaries and stored evidence are shown otherwise). */
+function observationText(
+  observation: Exclude<Observation, { type: "alert-published" | "poll-summary" | "evidence-stored" }>,
+) {
   const about = (item: { rule: string; serialno?: string; deviceid?: string }) =>
     shown`${item.rule} #${item.serialno} device ${item.deviceid}`;
   switch (observation.type) {
-    case "alert-published":
-      return alertText(observation);
     case "alert-failed":
     case "evidence-failed":
       return shown`PROBLEM ${observation.type} ${about(observation)}: ${observation.reason}`;
@@ -132,42 +152,6 @@ function observationText(observation: Exclude<Observation, { type: "poll-summary
       // alert-stale, offline-confirmed, offline-suppressed
       return shown`${observation.type} ${about(observation)}`;
   }
-}
-
-/**
- * The alert as published, from the body subscribers get: where the vehicle was at the event (and
- * where that came from) and its speed, with the SMS a fleet manager would get.
- */
-function alertText(alert: ObservationOf<"alert-published">): string {
-  const { vehicleid, drivername, position, speedKmh } = alert.body;
-  const place = position
-    ? shown`${position.lat.toFixed(4)},${position.lng.toFixed(4)} (${position.source})`
-    : "position unknown";
-  const speed = speedKmh === null ? "speed unknown" : shown`${Math.round(speedKmh)} km/h`;
-  return `${[
-    shown`ALERT [${alert.severity}] ${alert.rule} #${alert.serialno} ${vehicleid || "unknown vehicle"} (${drivername || "no driver"}) at ${place}, ${speed}`,
-    shown`         ${routeText(alert)}`,
-    shown`         SMS: ${alert.sms}`,
-  ].join("\n")}${linkLine(alert.link)}`;
-}
-
-/**
- * Its account and the groups it went to ("north · to north-depot, night-shift (held: ops)"); with
- * neither, ops' address got it as unrouted. Just the account where nothing routes (no groups file).
- */
-export function routeText(
-  alert: Pick<ObservationOf<"alert-published">, "account" | "groups" | "held">,
-): string {
-  if (alert.groups === undefined && alert.held === undefined) return alert.account;
-  const groups = alert.groups ?? [];
-  const held = alert.held ?? [];
-  const to =
-    groups.length > 0
-      ? shown`to ${groups.join(", ")}`
-      : held.length > 0
-        ? "to no group now"
-        : "unrouted (to ops)";
-  return shown`${alert.account} · ${to}${held.length > 0 ? ` (held: ${held.join(", ")})` : ""}`;
 }
 
 /** The incident page a message carried, on a line of its own under it: open it to acknowledge. */

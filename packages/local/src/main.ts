@@ -1,7 +1,8 @@
 /**
  * `npm start`: the whole pipeline on this machine, on the embedded simulator (or a real device
  * cloud with --base-url), with AWS emulated. Ctrl-C or --duration stops it with a summary. The
- * live view by default; with --json, one JSON object per line on stdout.
+ * live view by default (a block per alert; --verbose adds who got each message); with --json, one
+ * JSON object per line on stdout.
  */
 
 import { loadGroupsFile, RoutingValidationError, validateRouting } from "@fleet-alerts/core/routing";
@@ -38,6 +39,7 @@ interface CliOptions {
   baseUrl?: string;
   username?: string;
   json?: boolean;
+  verbose?: boolean;
   incidentPort?: number;
   eventCoordinates: EventCoordinates;
   endpointsFile: string;
@@ -103,6 +105,10 @@ const program = new Command()
     DEFAULT_LOCAL_ENDPOINTS_FILE,
   )
   .option("--json", "one JSON object per line on stdout, each with its type (observations, then a summary)")
+  .option(
+    "--verbose",
+    "the live view also shows each alert's SMS and a TO line per message each recipient got (by default an alert's block counts its recipients per channel)",
+  )
   .addOption(
     new Option(
       "--event-coordinates <mode>",
@@ -125,7 +131,9 @@ function print(text: string) {
 
 /** The live view: lines as they happen, and the status line in place on a terminal. */
 function showHuman(line: LocalLine, totals: LocalTotals) {
-  const output = humanView(line, totals, new Date().toISOString().slice(11, 19));
+  const output = humanView(line, totals, new Date().toISOString().slice(11, 19), {
+    verbose: options.verbose === true,
+  });
   if (output.print) print(output.print);
   if (output.status && tty) {
     // Cut to the terminal's width: a wrapped line would not be cleared in place.

@@ -187,7 +187,14 @@ describe("routing over the alerts topic's recipient subscriptions", () => {
       ops: [nobody.alertId],
     });
     const published = observations.filter((o) => o.type === "alert-published" && o.alertId === north.alertId);
-    expect(published).toMatchObject([{ groups: ["north-depot", "crashes", "trucks"], held: [] }]);
+    // And to how many on each channel: the route's own counts (the live view shows them).
+    expect(published).toMatchObject([
+      {
+        groups: ["north-depot", "crashes", "trucks"],
+        held: [],
+        recipients: { email: 4, sms: 1, smsCapped: 0, targets: ["erp"] },
+      },
+    ]);
     const stored = (await alerts.get("north", north.serialno, "gsensor")) as AlertRecord;
     expect(stored.route).toEqual({
       groups: ["north-depot", "crashes", "trucks"],

@@ -72,6 +72,10 @@ describe("the incident page in Chromium", () => {
     page.on("console", (message) => blocked.push(message.text()));
     await page.goto(`${served.origin}/i/${token}`);
     await expect(page.locator("h1").textContent()).resolves.toBe("OverSpeed · HH-FA 101");
+    // The number the device cloud and the claim pack know the event by, as a person reads it.
+    const serial = page.locator('#event dt:text-is("Serial number") + dd');
+    await expect(serial.textContent()).resolves.toBe("1001");
+    await expect(serial.isVisible()).resolves.toBe(true);
     expect(await page.locator("svg.track-map").count()).toBe(1);
     await page.getByLabel("Your name").fill("Ops Olga");
     await page.getByRole("button", { name: "Acknowledge" }).click();

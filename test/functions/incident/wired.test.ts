@@ -125,6 +125,10 @@ describe("the incident page with its real adapters", () => {
     await page.goto(`${origin}/i/${a.token}`);
     await expect(page.locator("h1").textContent()).resolves.toContain(harness.deviceid);
     await expect(page.locator("#evidence").textContent()).resolves.toContain("stored");
+    // The serial number from the alert's own record, visible beside its label.
+    const serial = page.locator('#event dt:text-is("Serial number") + dd');
+    await expect(serial.textContent()).resolves.toBe(a.alertId.split(":")[1]);
+    await expect(serial.isVisible()).resolves.toBe(true);
 
     // The clip through the app's 302 to its presigned URL (at most 15 minutes), as the player fetches it.
     const redirect = await context.request.get(`${origin}/i/${a.token}/clips/0`, { maxRedirects: 0 });

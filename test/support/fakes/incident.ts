@@ -127,7 +127,14 @@ export function storedIncident(overrides: Partial<Incident> = {}): Incident {
     bytes: 160_000,
   });
   return {
-    event: { name: "OverSpeed", eventMs, deviceid: "D1", vehicle: "HH-FA 101", driver: "Dana <Driver>" },
+    event: {
+      name: "OverSpeed",
+      serialno: "1001",
+      eventMs,
+      deviceid: "D1",
+      vehicle: "HH-FA 101",
+      driver: "Dana <Driver>",
+    },
     fleetTimeZone: "Europe/Berlin",
     position: { lat: 52.5212, lng: 13.4068, source: "track" },
     speedAtEventKmh: 75.4,

@@ -115,6 +115,12 @@ export async function deliverAlerts(
         ...(sent.link && { link: sent.link }),
         groups: sent.route.groups,
         held: sent.route.held,
+        recipients: {
+          email: sent.route.email.length,
+          sms: sent.route.sms.length,
+          smsCapped: sent.route.smsCapped.length,
+          targets: sent.route.targets,
+        },
       });
     } else if (outcome.permanent) {
       failed.push(deps.alerts.markFailed(record, outcome.reason));

@@ -9,12 +9,16 @@ import {
 import { deviceShown, vehicleOrDevice } from "@fleet-alerts/core/text";
 import type { Incident } from "./ports.js";
 
-/** The heading and what happened: the event, when (UTC and the fleet's zone), vehicle, driver, device, where, how fast. */
+/**
+ * The heading and what happened: the event and its serial number, when (UTC and the fleet's zone),
+ * vehicle, driver, device, where, how fast.
+ */
 export function eventSection(incident: Incident): string {
   const { event } = incident;
   const at = instantInBothZones(event.eventMs, incident.fleetTimeZone);
   const facts: [string, string][] = [
     ["Event", escapeHtml(event.name)],
+    ["Serial number", escapeHtml(event.serialno)],
     ["Time (UTC)", escapeHtml(at.utc)],
     ["Time (fleet's zone)", escapeHtml(at.fleet)],
     ["Vehicle", reportedText(event.vehicle)],

@@ -52,6 +52,7 @@ export function incidentOf(
       name: request
         ? REQUESTED_FOOTAGE_NAME
         : (body?.eventName ?? report?.event.name ?? `event ${record.appdevid}`),
+      serialno: record.serialno.toString(),
       eventMs: Date.parse(record.eventtime),
       deviceid: record.deviceid,
       ...(vehicle && { vehicle }),

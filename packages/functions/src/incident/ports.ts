@@ -96,8 +96,11 @@ export type IncidentEvidence =
 /** Everything the incident page shows of one alert, read from its record, manifest and track. */
 export interface Incident
   extends Pick<ClaimReportModel, "fleetTimeZone" | "position" | "speedAtEventKmh" | "speedLimitKmh"> {
-  /** The report's event without what the page does not show (code, serial number). */
-  event: Pick<ClaimReportModel["event"], "name" | "eventMs" | "deviceid" | "vehicle" | "driver">;
+  /**
+   * The report's event without its code. The serial number is the one identifier the device cloud
+   * and the claim pack both know the event by: whoever calls about it quotes it.
+   */
+  event: Pick<ClaimReportModel["event"], "name" | "serialno" | "eventMs" | "deviceid" | "vehicle" | "driver">;
   /** The evidence window the track and chart cover, once evidence is stored. */
   window?: { startMs: number; endMs: number };
   track: ReportTrackPoint[];
