@@ -25,8 +25,6 @@ export async function publishEndpoints(
   run: RunFacts,
 ): Promise<() => Promise<void>> {
   if (options.endpointsFile === undefined) return async () => undefined;
-  const { dynamodb, sns, sqs, s3 } = emulators.endpoints;
-  const { queues } = emulators;
   const secretsFile = resolve(join(dirname(options.endpointsFile), "secrets.json"));
   const removeSecrets =
     run.simulatedAccounts.length > 0
@@ -36,6 +34,24 @@ export async function publishEndpoints(
         )
       : undefined;
   const removeEndpoints = await writeLocalEndpoints(options.endpointsFile, {
+    ...emulatedResources(emulators),
+    incidentBaseUrl: run.incidentBaseUrl,
+    evidenceDir: resolve(options.evidenceDir),
+    accounts: [...run.accounts],
+    ...(removeSecrets && { secretsFile }),
+    clock: { realMs: Date.now(), simulatedMs: run.clock.now(), speed: run.clock.timeScale },
+  });
+  return async () => {
+    await removeEndpoints();
+    await removeSecrets?.();
+  };
+}
+
+/** What of the emulators the endpoints file names (the doctor checks each): endpoints, table, queues, topics, bucket. */
+export function emulatedResources(emulators: Emulators) {
+  const { dynamodb, sns, sqs, s3 } = emulators.endpoints;
+  const { queues } = emulators;
+  return {
     region: emulators.region,
     endpoints: { dynamodb, sns, sqs, s3 },
     tableName: emulators.tableName,
@@ -50,14 +66,5 @@ export async function publishEndpoints(
       { name: "ops", arn: emulators.opsTopicArn },
     ],
     evidenceBucket: emulators.bucket,
-    incidentBaseUrl: run.incidentBaseUrl,
-    evidenceDir: resolve(options.evidenceDir),
-    accounts: [...run.accounts],
-    ...(removeSecrets && { secretsFile }),
-    clock: { realMs: Date.now(), simulatedMs: run.clock.now(), speed: run.clock.timeScale },
-  });
-  return async () => {
-    await removeEndpoints();
-    await removeSecrets?.();
   };
 }

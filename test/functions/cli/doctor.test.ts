@@ -12,6 +12,7 @@ import { writeLocalEndpoints } from "@fleet-alerts/functions/local-endpoints";
 import { writeLocalSecrets } from "@fleet-alerts/functions/local-secrets";
 import { type Simulator, start } from "@fleet-alerts/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { emulatedResources } from "../../../packages/local/src/endpoints-file.js";
 import { type Emulators, startEmulators } from "../../support/emulators.js";
 import { fleetAlerts } from "./run.js";
 
@@ -54,21 +55,8 @@ afterAll(async () => {
 
 /** The endpoints file as `npm start` writes it; this test's process stands for the local mode's (its pid is checked). */
 function writeEndpoints(file: string, secretsFile?: string) {
-  const { queues } = emulators;
   return writeLocalEndpoints(file, {
-    region: emulators.region,
-    endpoints: emulators.endpoints,
-    tableName: emulators.tableName,
-    evidenceQueueUrl: queues.evidence,
-    deadLetterQueues: [
-      { name: "evidence-dlq", url: queues.evidenceDlq },
-      { name: "webhook-dlq", url: queues.webhookDlq },
-    ],
-    topics: [
-      { name: "alerts", arn: emulators.topicArn },
-      { name: "ops", arn: emulators.opsTopicArn },
-    ],
-    evidenceBucket: emulators.bucket,
+    ...emulatedResources(emulators),
     incidentBaseUrl: `http://127.0.0.1:${(incidentPages.address() as AddressInfo).port}`,
     evidenceDir: folder,
     accounts: ["north", "south"],
@@ -154,7 +142,7 @@ describe("fleet-alerts doctor --local", () => {
     expect(lines).toContainEqual(
       expect.stringMatching(/^✔ incident pages: http:\/\/127\.0\.0\.1:\d+ answered HTTP 404 in \d+ ms$/),
     );
-    expect(lines.at(-1)).toBe("all 12 checks passed");
+    expect(lines.at(-1)).toBe("all 13 checks passed");
   });
 
   it("prints { stage, ok, checks } with --json", async () => {
@@ -170,6 +158,7 @@ describe("fleet-alerts doctor --local", () => {
       "dead letters: evidence-dlq",
       "dead letters: webhook-dlq",
       "subscriptions: alerts",
+      "subscriptions: escalation",
       "subscriptions: ops",
       "evidence bucket: Object Lock",
       "Time-Stamp Authority",
@@ -184,7 +173,7 @@ describe("fleet-alerts doctor --local", () => {
       "✖ account south: secrets: not set: DEVICE_CLOUD_SOUTH_PASSWORD\n" +
         "    → export DEVICE_CLOUD_SOUTH_PASSWORD=… in the shell that runs doctor\n",
     );
-    expect(run.stdout.trimEnd().split("\n").at(-1)).toBe("1 of 12 checks failed");
+    expect(run.stdout.trimEnd().split("\n").at(-1)).toBe("1 of 13 checks failed");
   });
 
   it("finds secrets the device cloud refuses, without showing them", async () => {
