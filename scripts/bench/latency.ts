@@ -97,6 +97,8 @@ interface Delivery {
   /** SentTimestamp: when SNS put the alert into the subscriber queue. */
   queuedMs?: number;
   receivedMs?: number;
+  /** The subscriber queue's message that brought it first. */
+  messageId?: string;
 }
 
 /**
@@ -167,6 +169,7 @@ export async function measureLatency(options: LatencyOptions): Promise<LatencyFi
 
     const deliveries = new Map<string, Delivery>(); // by serialno
     let duplicates = 0;
+    const duplicateDeliveries: unknown[] = [];
     let unexpected = 0;
     let reading = true;
     // Long polls return as soon as a message arrives (fauxqs wakes waiting receives), so the
@@ -188,8 +191,19 @@ export async function measureLatency(options: LatencyOptions): Promise<LatencyFi
           const body = JSON.parse(notification.bodies?.default ?? notification.raw) as { serialno?: string };
           const delivery = deliveries.get(String(body.serialno));
           if (!delivery) unexpected++;
-          else if (delivery.receivedMs !== undefined) duplicates++;
-          else {
+          else if (delivery.receivedMs !== undefined) {
+            duplicates++;
+            // The same message again is the queue's redelivery; another message, a second publish.
+            duplicateDeliveries.push({
+              serialno: String(body.serialno),
+              messageId: message.MessageId,
+              firstMessageId: delivery.messageId,
+              sentMs: Number(message.Attributes?.SentTimestamp),
+              firstSentMs: delivery.queuedMs,
+              receivedMs,
+            });
+          } else {
+            delivery.messageId = message.MessageId;
             delivery.receivedMs = receivedMs;
             delivery.queuedMs = Number(message.Attributes?.SentTimestamp);
           }
@@ -251,6 +265,7 @@ export async function measureLatency(options: LatencyOptions): Promise<LatencyFi
       `.build/latency-raw-${options.seed}.json`,
       JSON.stringify({
         delivered: delivered.map((d) => ({ ...d, readAt: readAt(d) })),
+        duplicateDeliveries,
         invocations,
         summaries,
         queried,
