@@ -5,7 +5,7 @@ import {
   accountSettingsListSchema,
   accountsSchema,
   ConfigError,
-  deviceCloudSecretPrefix,
+  deviceCloudSecretNames,
   jsonEnv,
   parseEnv,
 } from "@fleet-alerts/core/config";
@@ -111,19 +111,17 @@ export async function withSecrets(
   const chosen = accountIds
     ? stageAccounts.filter((account) => accountIds.includes(account.id))
     : stageAccounts;
-  const names = chosen.flatMap((account) =>
-    ACCOUNT_SECRETS.map((suffix) => deviceCloudSecretPrefix(account.id) + suffix),
-  );
+  const names = chosen.flatMap((account) => Object.values(deviceCloudSecretNames(account.id)));
   // SST marks each secret bound to the function in its environment; an unbound one may not be read.
   const shareLink = env.SST_Secret_value_SHARE_LINK_SECRET === undefined ? [] : ["SHARE_LINK_SECRET"];
   const secrets = await load(env, [...names, ...shareLink]);
   const accounts = chosen.map((account) => {
-    const prefix = deviceCloudSecretPrefix(account.id);
+    const named = deviceCloudSecretNames(account.id);
     return {
       ...account,
-      baseUrl: secrets[`${prefix}BASE_URL`],
-      username: secrets[`${prefix}USERNAME`],
-      passwordEnv: `${prefix}PASSWORD`,
+      baseUrl: secrets[named.baseUrl],
+      username: secrets[named.username],
+      passwordEnv: named.password,
     };
   });
   return {
@@ -133,8 +131,6 @@ export async function withSecrets(
     ...(secrets.SHARE_LINK_SECRET && { SHARE_LINK_SECRET: secrets.SHARE_LINK_SECRET }),
   };
 }
-
-const ACCOUNT_SECRETS = ["BASE_URL", "USERNAME", "PASSWORD"] as const;
 
 /**
  * The stage's account ids, reading no secret: the bundled accounts file in a deployed stage, else

@@ -3,6 +3,7 @@
  * each its own simulator (its own devices, events and credentials), cursor and lock, as two
  * customers' or regions' accounts are in a deployed stage.
  */
+import { deviceCloudSecretNames } from "@fleet-alerts/core/config";
 
 /** The names simulated fleets take, in order; `--accounts <count>` takes the first ones. */
 export const SIMULATED_ACCOUNT_IDS = ["north", "south", "east", "west"] as const;
@@ -23,5 +24,5 @@ export function simulatedAccountIds(count: number): string[] {
  * (DEVICE_CLOUD_<ID>_PASSWORD, ID upper-cased, '-' as '_'): each account its own credentials.
  */
 export function passwordEnvOf(accountId: string): string {
-  return `DEVICE_CLOUD_${accountId.toUpperCase().replaceAll("-", "_")}_PASSWORD`;
+  return deviceCloudSecretNames(accountId).password;
 }

@@ -84,6 +84,12 @@ export function deviceCloudSecretPrefix(accountId: string): string {
   return `DEVICE_CLOUD_${accountId.toUpperCase().replaceAll("-", "_")}_`;
 }
 
+/** The names of an account's three SST secrets (and of the variables the CLI reads them from). */
+export function deviceCloudSecretNames(accountId: string) {
+  const prefix = deviceCloudSecretPrefix(accountId);
+  return { baseUrl: `${prefix}BASE_URL`, username: `${prefix}USERNAME`, password: `${prefix}PASSWORD` };
+}
+
 /** Ids that repeat, or that share their secrets' names with another ("a-b" and "A_B"). */
 export function repeatedIds(accounts: readonly { id: string }[]): string[] {
   const seen = new Set<string>();

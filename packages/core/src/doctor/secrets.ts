@@ -1,4 +1,4 @@
-import { deviceCloudSecretPrefix } from "../config/poller-config.js";
+import { deviceCloudSecretNames } from "../config/poller-config.js";
 import { hashPassword } from "../devicecloud/credentials.js";
 import { redactSecrets } from "../devicecloud/secret.js";
 import { type Check, fail, pass, settle } from "./check.js";
@@ -32,9 +32,9 @@ export function checkAccountSecrets(
       if (outcome.accepted) return pass(name, `set, and accepted by the device cloud (${outcome.ms} ms)`);
       const { password } = read.connection;
       const reason = redactSecrets(outcome.reason, [password, hashPassword(password)]);
-      const prefix = deviceCloudSecretPrefix(account);
+      const named = deviceCloudSecretNames(account);
       if (outcome.refused) {
-        const setAgain = ["USERNAME", "PASSWORD"].map((suffix) => secrets.howToSet(prefix + suffix));
+        const setAgain = [named.username, named.password].map((secret) => secrets.howToSet(secret));
         return fail(
           name,
           `set, but the device cloud refused them: ${reason}`,
@@ -44,7 +44,7 @@ export function checkAccountSecrets(
       return fail(
         name,
         `set, but the device cloud could not be asked: ${reason}`,
-        `check the device cloud's status and the address in ${prefix}BASE_URL, then run doctor again`,
+        `check the device cloud's status and the address in ${named.baseUrl}, then run doctor again`,
       );
     },
     "check that this shell may read the stage's secrets (AWS credentials and region), then run doctor again",

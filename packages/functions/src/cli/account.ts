@@ -1,4 +1,4 @@
-import { accountsSchema, deviceCloudSecretPrefix } from "@fleet-alerts/core/config";
+import { accountsSchema, deviceCloudSecretNames } from "@fleet-alerts/core/config";
 import { Option } from "commander";
 import { CliError } from "./parse.js";
 
@@ -43,10 +43,10 @@ export function chosenAccount(named: string | undefined, env: Env = process.env)
 export function accountConnection(id: string, env: Env = process.env) {
   const entry = configuredAccounts(env).find((account) => account.id === id);
   if (entry) return { baseUrl: entry.baseUrl, username: entry.username, passwordEnv: entry.passwordEnv };
-  const prefix = deviceCloudSecretPrefix(id);
+  const names = deviceCloudSecretNames(id);
   return {
-    baseUrl: env[`${prefix}BASE_URL`],
-    username: env[`${prefix}USERNAME`],
-    passwordEnv: env[`${prefix}PASSWORD`] === undefined ? undefined : `${prefix}PASSWORD`,
+    baseUrl: env[names.baseUrl],
+    username: env[names.username],
+    passwordEnv: env[names.password] === undefined ? undefined : names.password,
   };
 }

@@ -1,4 +1,4 @@
-import { deviceCloudSecretPrefix } from "@fleet-alerts/core/config";
+import { deviceCloudSecretNames } from "@fleet-alerts/core/config";
 import type { SecretSource } from "@fleet-alerts/core/doctor";
 import { configuredAccounts } from "./account.js";
 import type { LocalSecrets } from "./local-secrets.js";
@@ -14,10 +14,9 @@ export function environmentSecrets(env: Env): SecretSource {
   return {
     async read(account) {
       const entry = configuredAccounts(env).find((configured) => configured.id === account);
-      const prefix = deviceCloudSecretPrefix(account);
       const names = entry
         ? { baseUrl: undefined, username: undefined, password: entry.passwordEnv }
-        : { baseUrl: `${prefix}BASE_URL`, username: `${prefix}USERNAME`, password: `${prefix}PASSWORD` };
+        : deviceCloudSecretNames(account);
       const value = (name: string | undefined) => (name === undefined ? undefined : env[name] || undefined);
       const baseUrl = entry?.baseUrl ?? value(names.baseUrl);
       const username = entry?.username ?? value(names.username);

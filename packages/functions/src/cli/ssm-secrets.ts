@@ -1,5 +1,5 @@
 import type { SSMClientConfig } from "@aws-sdk/client-ssm";
-import { deviceCloudSecretPrefix } from "@fleet-alerts/core/config";
+import { deviceCloudSecretNames } from "@fleet-alerts/core/config";
 import type { SecretSource } from "@fleet-alerts/core/doctor";
 import { findSstSecrets } from "../secrets.js";
 
@@ -12,8 +12,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 export function ssmSecrets(stage: string, env: Env, clientConfig: SSMClientConfig = {}): SecretSource {
   return {
     async read(account) {
-      const prefix = deviceCloudSecretPrefix(account);
-      const names = ["BASE_URL", "USERNAME", "PASSWORD"].map((suffix) => prefix + suffix);
+      const names = Object.values(deviceCloudSecretNames(account));
       const found = await findSstSecrets(env, names, clientConfig);
       const [baseUrl, username, password] = names.map((name) => found.get(name));
       if (baseUrl !== undefined && username !== undefined && password !== undefined)
