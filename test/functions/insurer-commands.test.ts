@@ -8,6 +8,7 @@ import { bagFolderName } from "@fleet-alerts/core/evidence";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EvidenceHarness, startEvidenceHarness } from "../support/evidence-harness.js";
 import { type OpensslTsa, startOpensslTsa } from "../support/openssl-tsa.js";
+import { runCommand } from "../support/run-script.js";
 import { fleetAlerts } from "./cli/run.js";
 
 const run = promisify(execFile);
@@ -27,15 +28,7 @@ async function insurerCommands(): Promise<string> {
 }
 
 /** The block run by bash in `folder`; a failing command is an exit status, not a thrown error. */
-async function runIn(folder: string, commands: string) {
-  return run("bash", ["-c", commands], { cwd: folder }).then(
-    ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({
-      code: error.code,
-      output: error.stdout + error.stderr,
-    }),
-  );
-}
+const runIn = (folder: string, commands: string) => runCommand("bash", ["-c", commands], {}, folder);
 
 const sha256 = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest("hex");
 

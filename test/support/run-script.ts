@@ -6,9 +6,18 @@ export function runScript(script: string, args: readonly string[], env: Record<s
   return runCommand("npx", ["tsx", script, ...args], env);
 }
 
-/** Runs a command and collects its output: stdout and stderr interleaved as a terminal shows them, and stdout alone. */
-export async function runCommand(command: string, args: readonly string[], env: Record<string, string> = {}) {
+/**
+ * Runs a command (in `cwd`, else here) and collects its output: stdout and stderr interleaved as a
+ * terminal shows them, and stdout alone.
+ */
+export async function runCommand(
+  command: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+  cwd?: string,
+) {
   const child = spawn(command, args, {
+    ...(cwd && { cwd }),
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
