@@ -14,13 +14,17 @@ const INDENT = "         ";
 
 export function alertBlock(alert: Published, time: string, verbose: boolean): string {
   const { vehicleid, drivername } = alert.body;
-  return [
+  return `${[
     shown`${time} ALERT [${alert.severity}] ${alert.rule} #${alert.serialno} ${vehicleid || "unknown vehicle"} (${drivername || "no driver"})`,
     `${INDENT}${whenAndWhere(alert.body)}`,
     shown`${INDENT}${routeText(alert)}; sent: ${recipientsText(alert.recipients)}`,
     ...(verbose ? [shown`${INDENT}SMS: ${alert.sms}`] : []),
-    ...(alert.link ? [shown`${INDENT}Link: ${alert.link}`] : []),
-  ].join("\n");
+  ].join("\n")}${linkLine(alert.link)}`;
+}
+
+/** The incident page a message carried, on a line of its own under it: open it to acknowledge. */
+export function linkLine(link: string | undefined): string {
+  return link ? `\n${shown`${INDENT}Link: ${link}`}` : "";
 }
 
 /** The event's time in UTC (the simulated clock's, not the wall clock's), where and how fast. */

@@ -7,7 +7,7 @@
 import type { Observation } from "@fleet-alerts/core";
 import { formatDuration } from "@fleet-alerts/core/rules";
 import { shown } from "@fleet-alerts/core/text";
-import { alertBlock } from "./alert-block.js";
+import { alertBlock, linkLine } from "./alert-block.js";
 import type { LocalLine, LocalTotals } from "./report.js";
 
 /** What to print for a line: lines to keep, and/or the status line to show in place. */
@@ -152,11 +152,6 @@ function observationText(
       // alert-stale, offline-confirmed, offline-suppressed
       return shown`${observation.type} ${about(observation)}`;
   }
-}
-
-/** The incident page a message carried, on a line of its own under it: open it to acknowledge. */
-function linkLine(link: string | undefined): string {
-  return link ? `\n${shown`         Link: ${link}`}` : "";
 }
 
 /** Short enough for a narrow terminal: suppressed counts repeats and Offline alerts alike. */
