@@ -7,6 +7,7 @@
  * fleet's month from these, as the backlog run's idle poll priced it before.
  */
 import { writeFile } from "node:fs/promises";
+import { LeaseGuard } from "@fleet-alerts/core/cursor";
 import { CHAIN_MS, type PollTimer, RULE_STATE_FIELDS, RuleStateStore } from "@fleet-alerts/core/poller";
 import { createPollHandler } from "@fleet-alerts/functions/poll";
 import { type Emulators, startEmulators } from "../../packages/local/src/emulators.js";
@@ -189,7 +190,8 @@ async function seedFleetStates(emulators: Emulators): Promise<void> {
         fields: RULE_STATE_FIELDS,
       })),
   );
-  await store.saveAll(PROFILED_ACCOUNT, changes);
+  // Seeded as by a poll whose lease has no end: the profiled polls take later epochs.
+  await store.saveAll(PROFILED_ACCOUNT, changes, new LeaseGuard(PROFILED_ACCOUNT, 0, Number.POSITIVE_INFINITY, Date.now));
 }
 
 const count = (requests: Record<string, number>) =>

@@ -44,10 +44,6 @@ import type { TableRef } from "@fleet-alerts/core/store";
 import { logger, logObserver } from "./observability.js";
 import { ACCOUNTS_FILE_ENV, readAccountsFile } from "./secrets.js";
 
-// Long enough for a run to pass a renewal between chunks, short enough that a crashed run delays
-// the next scheduled one by under a minute.
-const LOCK_LEASE_MS = 45_000;
-
 /**
  * Region, endpoint and credentials from the given environment when it names them. In Lambda the
  * SDK finds the same values itself; the local mode and the tests point clients at the emulators
@@ -110,6 +106,8 @@ export interface RuntimeOverrides {
   evidenceProgress?: EvidenceDependencies["progress"];
   /** Smaller pages and chunks than production's, for tests that cross their boundaries with fewer events. */
   pollSizes?: Pick<PollerDependencies, "chunkEvents" | "pageEvents" | "scanSerials">;
+  /** Test seams of the poll: a checkpoint to stall or crash it at a step, a shorter lease margin. */
+  pollSeams?: Pick<PollerDependencies, "checkpoint" | "leaseMarginMs">;
 }
 
 /**
@@ -130,7 +128,8 @@ export async function buildRuntime(
   const now = overrides.now ?? Date.now;
   const shared = {
     cursors: new CursorStore(table),
-    lock: new AccountLock(table, LOCK_LEASE_MS),
+    // Leases and claims run on the real clock, whatever `now` is (docs/design/exactly-once.md).
+    lock: new AccountLock(table),
     alerts: new AlertStore(table),
     publications: new PublicationStore(table),
     states: new RuleStateStore(table),
@@ -156,6 +155,7 @@ export async function buildRuntime(
     observer,
     now,
     ...overrides.pollSizes,
+    ...overrides.pollSeams,
     ...(config.PUBLIC_BASE_URL &&
       config.SHARE_LINK_SECRET && {
         alertLinks: new AlertLinks(new ShareStore(table), {

@@ -131,7 +131,7 @@ export async function firedAlert(harness: EscalationHarness, rule: Rule) {
     now,
     setAside: fakeSetAside({ observer, logger: silent, now }).setAside,
   };
-  const ledger = new RecordLedger(deliveryDeps.alerts, now);
+  const ledger = new RecordLedger(deliveryDeps.alerts, { now });
   const counts = { alertsPublished: 0, alertsFailed: 0, evidenceJobs: 0 };
   const delivered = await deliverAlerts(record ? [record] : [], deliveryDeps, counts, ledger);
   await handOn(delivered, deliveryDeps, counts, ledger);

@@ -52,12 +52,12 @@ function world(count = 250) {
   (fakes.deps as PollerDependencies).chunkEvents = 100;
   fakes.deps.client.events.push(...events(count));
   fakes.deps.client.devices = [{ deviceid: "D1", vehicleid: "B-AB 123", channel: 2 } as FleetDevice];
-  void fakes.deps.cursors.advance(ACCOUNT, undefined, START, NOW);
+  void fakes.deps.cursors.advance(ACCOUNT, undefined, START, NOW, 0);
   return fakes;
 }
 
 const poll = (deps: PollerDependencies, deadlineMs = Number.POSITIVE_INFINITY) =>
-  pollAccount(SETTINGS, deps, deadlineMs);
+  pollAccount(SETTINGS, deps, { deadlineMs });
 
 /** What a run left behind, to compare runs by. */
 async function outcome({ deps }: ReturnType<typeof world>) {
@@ -122,7 +122,7 @@ describe("pollAccount over in-memory ports", () => {
   it("records each chunk while the one before goes out, and sends it only once that one moved the cursor", async () => {
     const { deps } = world(450); // five chunks, each with alerts
     const steps: PollStep[] = [];
-    expect(await poll({ ...deps, checkpoint: (step) => steps.push(step) })).toMatchObject({
+    expect(await poll({ ...deps, checkpoint: (step) => void steps.push(step) })).toMatchObject({
       outcome: "caught-up",
       cursor: "1450",
     });
@@ -150,9 +150,10 @@ describe("pollAccount over in-memory ports", () => {
     const cursors = {
       read: async (account: string) => {
         const cursor = (await deps.cursors.read(account)) as bigint;
-        // The other run, meanwhile: once this one holds the lease (its look before is not disturbed).
+        // The other run, meanwhile: once this one holds the lease (its look before is not disturbed);
+        // an operator's move, or a run of no later lease.
         if (deps.lock.holder(account) !== undefined)
-          await deps.cursors.advance(account, cursor, cursor + 100n, NOW);
+          await deps.cursors.advance(account, cursor, cursor + 100n, NOW, 0);
         return cursor;
       },
       advance: deps.cursors.advance.bind(deps.cursors),
@@ -201,7 +202,7 @@ describe("pollAccount over in-memory ports", () => {
 
   it("skips an account whose lease another run holds, and starts a first run at the newest event", async () => {
     const held = world();
-    await held.deps.lock.acquire(ACCOUNT, "someone else", NOW);
+    await held.deps.lock.acquire(ACCOUNT, { token: "someone else", nowMs: Date.now(), untilMs: Date.now() + 60_000 });
     expect(await poll(held.deps)).toMatchObject({ outcome: "locked", eventsRead: 0 });
 
     const first = fakePollerDependencies(NOW);
@@ -231,7 +232,7 @@ describe("ticks of one invocation (a poll every few seconds)", () => {
     const all = events(250);
     for (const slice of [all.slice(0, 90), all.slice(90, 91), [], all.slice(91)]) {
       ticked.deps.client.events.push(...slice);
-      await pollAccount(SETTINGS, ticked.deps, Number.POSITIVE_INFINITY, carry);
+      await pollAccount(SETTINGS, ticked.deps, { deadlineMs: Number.POSITIVE_INFINITY, carry });
     }
     expect(loads).toHaveBeenCalledTimes(1);
     expect(await outcome(ticked)).toEqual(await outcome(control));
@@ -241,12 +242,12 @@ describe("ticks of one invocation (a poll every few seconds)", () => {
     const { deps } = world(10);
     const loads = vi.spyOn(deps.states, "loadAll");
     const carry = new TickCarry();
-    await pollAccount(SETTINGS, deps, Number.POSITIVE_INFINITY, carry);
+    await pollAccount(SETTINGS, deps, { deadlineMs: Number.POSITIVE_INFINITY, carry });
     deps.client.events.push(...events(20).slice(10));
     await poll(deps); // another invocation, overlapping this one
     // The next events: a poll that finds none reads nothing at all, rule states included.
     deps.client.events.push(...events(25).slice(20));
-    await pollAccount(SETTINGS, deps, Number.POSITIVE_INFINITY, carry);
+    await pollAccount(SETTINGS, deps, { deadlineMs: Number.POSITIVE_INFINITY, carry });
     expect(loads).toHaveBeenCalledTimes(3);
 
     deps.client.events.push(...events(30).slice(25));
@@ -254,10 +255,10 @@ describe("ticks of one invocation (a poll every few seconds)", () => {
       if (step === "states-saved") throw new Error("crash");
     };
     await expect(
-      pollAccount(SETTINGS, { ...deps, checkpoint: crash }, Number.POSITIVE_INFINITY, carry),
+      pollAccount(SETTINGS, { ...deps, checkpoint: crash }, { deadlineMs: Number.POSITIVE_INFINITY, carry }),
     ).rejects.toThrow("crash");
     expect(loads).toHaveBeenCalledTimes(3); // the cursor had not moved: the failed tick read none
-    await pollAccount(SETTINGS, deps, Number.POSITIVE_INFINITY, carry);
+    await pollAccount(SETTINGS, deps, { deadlineMs: Number.POSITIVE_INFINITY, carry });
     expect(loads).toHaveBeenCalledTimes(4);
   });
 });

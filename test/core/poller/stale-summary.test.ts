@@ -238,7 +238,7 @@ describe("the stale summary of a catch-up", () => {
     const pipeline = await started();
     const { settings, deps } = await accountRuntime(pipeline);
     const poll = () =>
-      pollAccount(settings, { ...deps, now: virtualNow(pipeline) }, Number.POSITIVE_INFINITY);
+      pollAccount(settings, { ...deps, now: virtualNow(pipeline) }, { deadlineMs: Number.POSITIVE_INFINITY });
     const requestsOf = async (polled: () => Promise<unknown>) => {
       const before = await pipeline.emulators.requestCounts();
       await polled();

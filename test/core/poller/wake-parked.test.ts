@@ -46,7 +46,7 @@ function world(online: number | undefined) {
     eventtime: new Date(NOW - (12 - index) * 1000).toISOString(),
   }));
   fakes.deps.client.events.push(...events);
-  void fakes.deps.cursors.advance(ACCOUNT, undefined, START, NOW);
+  void fakes.deps.cursors.advance(ACCOUNT, undefined, START, NOW, 0);
   const jobs = [parkedJob(BACK, 1), parkedJob(BACK, 2), parkedJob(BACK, 3), parkedJob(AWAY, 4)];
   for (const job of jobs)
     void parked.park({
@@ -59,7 +59,7 @@ function world(online: number | undefined) {
   return { ...fakes, parked };
 }
 
-const poll = (deps: PollerDependencies) => pollAccount(SETTINGS, deps, Number.POSITIVE_INFINITY);
+const poll = (deps: PollerDependencies) => pollAccount(SETTINGS, deps, { deadlineMs: Number.POSITIVE_INFINITY });
 /** The woken jobs sent (the idle alerts' own evidence jobs left out). */
 const sentAlertIds = (deps: ReturnType<typeof world>["deps"]) =>
   deps.evidenceQueue

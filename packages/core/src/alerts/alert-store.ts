@@ -3,7 +3,7 @@ import type { Route } from "../routing/route.js";
 import { conditionally, putAll, type TableRef } from "../store/dynamo.js";
 import { expiresAfterDays, keys } from "../store/keys.js";
 import { type AlertKey, readAlertItem, updateAlertItem } from "./alert-item.js";
-import type { AlertRecords, ChunkAlertRecord } from "./ports.js";
+import type { AlertRecords, ChunkAlertRecord, ClaimOutcome, PublicationClaim } from "./ports.js";
 import {
   type AlertRecord,
   type AlertStatus,
@@ -71,6 +71,28 @@ export class AlertStore implements AlertRecords {
       for (const item of page.Items ?? []) records.push(alertItemSchema.parse(item));
     }
     return records;
+  }
+
+  async claimPublication(alert: AlertRecord, claim: PublicationClaim): Promise<ClaimOutcome> {
+    const claimed = await conditionally(() =>
+      updateAlertItem(this.table, alert, {
+        UpdateExpression: "SET publishClaim = :token, publishClaimedUntilMs = :until",
+        ConditionExpression:
+          "#status = :pending AND (attribute_not_exists(publishClaimedUntilMs) OR publishClaimedUntilMs < :now OR publishClaim = :token)",
+        ExpressionAttributeNames: { "#status": "status" },
+        ExpressionAttributeValues: {
+          ":token": claim.token,
+          ":until": claim.untilMs,
+          ":now": claim.nowMs,
+          ":pending": "pending",
+        },
+      }),
+    );
+    if (claimed) return "claimed";
+    // Refused: published (or failed) by another delivery, or held by its live claim.
+    return (await this.get(alert.account, alert.serialno, alert.ruleId))?.status === "pending"
+      ? "busy"
+      : "settled";
   }
 
   markPublished(

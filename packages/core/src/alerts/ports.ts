@@ -15,6 +15,12 @@ export interface AlertRecords {
   /** Every alert record of serial numbers in (after, through], in ascending serialno, then rule id. */
   inWindow(account: string, after: bigint, through: bigint): Promise<AlertRecord[]>;
   /**
+   * Claims a pending record's publication for one delivery (`claim.token`) until `claim.untilMs`
+   * (wall clock): `claimed` when it was free, its claim had run out or was this delivery's
+   * already; `busy` when another delivery's claim holds it; `settled` when it is no longer pending.
+   */
+  claimPublication(alert: AlertRecord, claim: PublicationClaim): Promise<ClaimOutcome>;
+  /**
    * Pending to published, with the route it went out by; false if it was no longer pending. No
    * message id when the route had no one to send to now (every matching group held it).
    */
@@ -58,6 +64,15 @@ export interface AlertRecords {
     nowMs: number,
   ): Promise<boolean>;
 }
+
+/** One delivery's claim on a record's publication (delivery-ledger.ts `RecordLedger`); times are wall-clock ms. */
+export interface PublicationClaim {
+  token: string;
+  nowMs: number;
+  untilMs: number;
+}
+
+export type ClaimOutcome = "claimed" | "busy" | "settled";
 
 /**
  * A record the poller writes for its chunk: `published` (it goes out now) or `stale`, made as of the
