@@ -136,7 +136,9 @@ describe("a crash at every page boundary, then run again", () => {
   for (const [name, service] of Object.entries(SERVICES)) {
     it(`publishes each alert exactly once: a service that ${name}`, async () => {
       const control = world(service);
-      expect(await pollAccount(SETTINGS, control.deps, { deadlineMs: Number.POSITIVE_INFINITY })).toMatchObject({
+      expect(
+        await pollAccount(SETTINGS, control.deps, { deadlineMs: Number.POSITIVE_INFINITY }),
+      ).toMatchObject({
         outcome: "caught-up",
         eventsRead: BACKLOG,
       });

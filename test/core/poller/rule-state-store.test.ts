@@ -38,10 +38,11 @@ describe("saving many rule states at once", () => {
       }),
       fields: EVERY_FIELD,
     }));
-    await store.saveAll("acct", [
-      ...whole,
-      { deviceid: "D-offline", ruleId: "offline", state: state(1_500), fields: ["seenSerialno"] },
-    ], held());
+    await store.saveAll(
+      "acct",
+      [...whole, { deviceid: "D-offline", ruleId: "offline", state: state(1_500), fields: ["seenSerialno"] }],
+      held(),
+    );
     const saved = await store.loadAll("acct");
     expect(saved.size).toBe(61);
     for (const change of whole) {

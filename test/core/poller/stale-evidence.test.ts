@@ -78,7 +78,8 @@ function world() {
   return { ...fakes, granted };
 }
 
-const poll = (deps: PollerDependencies) => pollAccount(SETTINGS, deps, { deadlineMs: Number.POSITIVE_INFINITY });
+const poll = (deps: PollerDependencies) =>
+  pollAccount(SETTINGS, deps, { deadlineMs: Number.POSITIVE_INFINITY });
 
 const staleShocks = (deps: ReturnType<typeof world>["deps"]) =>
   deps.alerts

@@ -138,7 +138,11 @@ describe("a fleet whose names and ids are hostile, over ports as strict as AWS",
       if (step === "jobs-queued" && crashesSoFar++ === 0) throw new Error("crash after jobs-queued");
     };
     await expect(
-      pollAccount(SETTINGS, { ...crashed.deps, checkpoint: crashOnce }, { deadlineMs: Number.POSITIVE_INFINITY }),
+      pollAccount(
+        SETTINGS,
+        { ...crashed.deps, checkpoint: crashOnce },
+        { deadlineMs: Number.POSITIVE_INFINITY },
+      ),
     ).rejects.toThrow(/crash/);
     const summary = await pollAccount(SETTINGS, crashed.deps, { deadlineMs: Number.POSITIVE_INFINITY });
 

@@ -59,7 +59,8 @@ function world(online: number | undefined) {
   return { ...fakes, parked };
 }
 
-const poll = (deps: PollerDependencies) => pollAccount(SETTINGS, deps, { deadlineMs: Number.POSITIVE_INFINITY });
+const poll = (deps: PollerDependencies) =>
+  pollAccount(SETTINGS, deps, { deadlineMs: Number.POSITIVE_INFINITY });
 /** The woken jobs sent (the idle alerts' own evidence jobs left out). */
 const sentAlertIds = (deps: ReturnType<typeof world>["deps"]) =>
   deps.evidenceQueue

@@ -12,8 +12,9 @@ import type { RuleState } from "@fleet-alerts/core/rules";
 /**
  * Rule states in memory, as RuleStateStore keeps them: a change that owns every field replaces the
  * state, any other writes only its fields (a state first written so starts at seenSerialno 0). The
- * poller's saves are fenced: a whole state is written after the poll's time is checked (a batch
- * carries no condition) and records the epoch; a partial one is refused once a later epoch wrote it.
+ * poller's saves are fenced: whole states after the account's fence item took the poll's epoch and
+ * its time was checked (a batch carries no condition); a partial one is refused once a later epoch
+ * wrote it.
  */
 export class FakeRuleStates implements RuleStates {
   readonly #accounts = new Map<string, Map<string, RuleState>>();
@@ -28,7 +29,12 @@ export class FakeRuleStates implements RuleStates {
   }
 
   async saveAll(account: string, changes: readonly RuleStateChange[], guard: LeaseGuard): Promise<void> {
-    if (changes.some((change) => ownsWholeState(change.fields))) guard.check("rule-states");
+    if (changes.some((change) => ownsWholeState(change.fields))) {
+      // The account's rule-state fence item, then the poll's time: a batch carries no condition.
+      if ((this.#fences.get(account) ?? 0) > guard.epoch) throw guard.fenced("rule-states");
+      this.#fences.set(account, guard.epoch);
+      guard.check("rule-states");
+    }
     for (const { deviceid, ruleId, state, fields } of changes) {
       const fenceKey = `${account}/${stateKey(deviceid, ruleId)}`;
       const whole = ownsWholeState(fields);

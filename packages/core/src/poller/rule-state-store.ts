@@ -55,14 +55,18 @@ export class RuleStateStore implements RuleStates {
    * Saves many states: those that are the writer's alone are written whole, 25 per BatchWriteItem
    * (a quarter of the requests of one update each, on the poller's hottest path); the others are
    * updated field by field. Throws if any is left unwritten, so that the caller's step is retried.
-   * A batch carries no condition: the poll's time is checked just before it (the lease outlives
-   * the check by its margin), and each item takes the epoch, which fences later partial updates;
-   * a partial update carries the fence itself.
+   * A batch carries no condition: it is written only after the account's rule-state fence item took
+   * the poll's epoch (one fenced write, refused once a later poll has saved states) and the poll's
+   * time was checked (the lease outlives the check by its margin). A partial update carries the
+   * fence itself.
    */
   async saveAll(account: string, changes: readonly RuleStateChange[], guard: LeaseGuard): Promise<void> {
     const whole = changes.filter((change) => ownsWholeState(change.fields));
     const partial = changes.filter((change) => !whole.includes(change));
-    if (whole.length > 0) guard.check("rule-states");
+    if (whole.length > 0) {
+      if (!(await this.#takeFence(account, guard.epoch))) throw guard.fenced("rule-states");
+      guard.check("rule-states");
+    }
     await Promise.all([
       putAll(
         this.table,
@@ -74,6 +78,23 @@ export class RuleStateStore implements RuleStates {
           throw guard.fenced("rule-states");
       }),
     ]);
+  }
+
+  /** The account's rule-state fence item takes `epoch`; false when a later epoch holds it. */
+  #takeFence(account: string, epoch: number): Promise<boolean> {
+    const fence = fenceExpression(epoch);
+    return conditionally(() =>
+      this.table.documents.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: { pk: keys.account(account), sk: keys.ruleStatesFence },
+          UpdateExpression: `SET ${fence.assignment}`,
+          ConditionExpression: fence.condition,
+          ExpressionAttributeNames: fence.names,
+          ExpressionAttributeValues: fence.values,
+        }),
+      ),
+    );
   }
 
   #item(account: string, { deviceid, ruleId, state }: RuleStateChange, epoch: number): Record<string, unknown> {

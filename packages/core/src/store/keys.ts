@@ -31,6 +31,8 @@ export const keys = {
   publication: (from: bigint) => `PUBLICATION#${sortableSerial(from)}`,
   ruleState: (deviceid: string, ruleId: string) => `STATE#${ruleId}#${deviceid}`,
   ruleStatePrefix: "STATE#",
+  /** The fence a poll writes before it saves its rule states in a batch (poller/rule-state-store.ts). */
+  ruleStatesFence: "RULESTATES",
   offlineCheck: (deviceid: string, ruleId: string) => `OFFLINE#${ruleId}#${deviceid}`,
   rejected: (reference: string) => `REJECTED#${reference}`,
   /** A record one step set aside (setaside/): by serial, rule and step (and target), so a replay finds it. */
