@@ -11,35 +11,13 @@ import {
 import { ruleSchema } from "@fleet-alerts/core/rules";
 import { describe, expect, it } from "vitest";
 import { fakePollerDependencies } from "../../support/fakes/index.js";
+import { holdAt } from "../../support/hold.js";
 import { ACCOUNT, events, NOW, outcome, SETTINGS, world } from "./fake-world.js";
 
 // The interleavings of docs/design/exactly-once.md, "The lease and the fence", over the fakes: a
 // poll that outlives its lease, a timer delivered twice, an Offline check delivered twice at once.
 
 const INVOCATION_MS = 60_000;
-
-/** A promise and what settles it. */
-function signal() {
-  let fire: () => void = () => undefined;
-  const fired = new Promise<void>((resolve) => {
-    fire = resolve;
-  });
-  return { fire, fired };
-}
-
-/** A checkpoint that holds the poll at the first `step` it reaches, until released. */
-function holdAt(step: PollStep) {
-  const arrival = signal();
-  const release = signal();
-  let held = false;
-  const checkpoint = async (at: PollStep) => {
-    if (at !== step || held) return;
-    held = true;
-    arrival.fire();
-    await release.fired;
-  };
-  return { checkpoint, arrived: arrival.fired, release: release.fire };
-}
 
 /** What a crash-free run of the same backlog leaves behind. */
 async function control() {
@@ -63,7 +41,7 @@ describe("a poll that outlives its lease", () => {
       const expected = await control();
       const shared = world();
       const wall = { ms: NOW };
-      const hold = holdAt(step);
+      const hold = holdAt<PollStep>(step);
       const startedMs = wall.ms;
       const a = pollAccount(
         SETTINGS,
@@ -125,7 +103,7 @@ describe("a timer delivered twice", () => {
     shared.deps.client.events.push(...events(250).slice(10));
 
     // The next timer, delivered twice: one copy takes the lease over and is held mid-catch-up ...
-    const hold = holdAt("alerts-recorded");
+    const hold = holdAt<PollStep>("alerts-recorded");
     const copy1 = chainPoll(token);
     const taking = pollAccount(
       SETTINGS,

@@ -191,7 +191,12 @@ export class FakePublications implements Publications {
     for (const id of alertIds) item.published.add(id);
   }
 
-  async addHandedOn(account: string, from: bigint, alertIds: readonly string[], epoch: number): Promise<void> {
+  async addHandedOn(
+    account: string,
+    from: bigint,
+    alertIds: readonly string[],
+    epoch: number,
+  ): Promise<void> {
     const item = this.#fenced(account, from, epoch, "hand-on-marks");
     for (const id of alertIds) item.handedOn.add(id);
   }
