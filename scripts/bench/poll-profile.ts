@@ -191,7 +191,11 @@ async function seedFleetStates(emulators: Emulators): Promise<void> {
       })),
   );
   // Seeded as by a poll whose lease has no end: the profiled polls take later epochs.
-  await store.saveAll(PROFILED_ACCOUNT, changes, new LeaseGuard(PROFILED_ACCOUNT, 0, Number.POSITIVE_INFINITY, Date.now));
+  await store.saveAll(
+    PROFILED_ACCOUNT,
+    changes,
+    new LeaseGuard(PROFILED_ACCOUNT, 0, Number.POSITIVE_INFINITY, Date.now),
+  );
 }
 
 const count = (requests: Record<string, number>) =>

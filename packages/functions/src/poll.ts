@@ -40,7 +40,9 @@ export function createPollHandler(
     if (polled.length === 0) throw new Error(`unknown account ${account}: not configured`);
     const startedMs = Date.now();
     const times = timesOf(runtime.config.DEADLINE_MARGIN_SECONDS);
-    const outcomes = await Promise.all(polled.map((poller) => pollWatched(runtime, poller, times, startedMs)));
+    const outcomes = await Promise.all(
+      polled.map((poller) => pollWatched(runtime, poller, times, startedMs)),
+    );
     const failed = outcomes.flatMap((outcome) =>
       outcome.error instanceof PollFailedError ? [outcome.error] : [],
     );

@@ -55,7 +55,8 @@ export class PublicationStore implements Publications {
 
   open(account: string, from: bigint, nowMs: number, epoch: number): Promise<Publication> {
     return this.#fenced(account, from, epoch, "publication-open", {
-      update: "decidedAtMs = if_not_exists(decidedAtMs, :now), expiresAt = if_not_exists(expiresAt, :expires)",
+      update:
+        "decidedAtMs = if_not_exists(decidedAtMs, :now), expiresAt = if_not_exists(expiresAt, :expires)",
       values: { ":now": nowMs, ":expires": expiresAfterDays(nowMs, RETENTION_DAYS) },
     });
   }
@@ -87,7 +88,12 @@ export class PublicationStore implements Publications {
     );
   }
 
-  async addHandedOn(account: string, from: bigint, alertIds: readonly string[], epoch: number): Promise<void> {
+  async addHandedOn(
+    account: string,
+    from: bigint,
+    alertIds: readonly string[],
+    epoch: number,
+  ): Promise<void> {
     if (alertIds.length === 0) return;
     const fence = fenceExpression(epoch);
     const written = await conditionally(() =>

@@ -40,8 +40,7 @@ export class AccountLock implements AccountLease {
           // epoch the old one gave. Attributes of a chain's lease before tokens are dropped.
           UpdateExpression:
             "SET #owner = :token, expiresAtMs = :until, epoch = if_not_exists(epoch, :now) + :one REMOVE chain, plannedMs",
-          ConditionExpression:
-            take.handedOverBy === undefined ? free : `${free} OR #owner = :handedOverBy`,
+          ConditionExpression: take.handedOverBy === undefined ? free : `${free} OR #owner = :handedOverBy`,
           ExpressionAttributeNames: { "#owner": "owner" },
           ExpressionAttributeValues: {
             ":now": take.nowMs,

@@ -7,7 +7,13 @@ export interface Cursors {
    * `from`: another run moved it. Throws a FencedError when a later epoch has moved it, and a
    * RangeError if `to <= from`.
    */
-  advance(account: string, from: bigint | undefined, to: bigint, nowMs: number, epoch: number): Promise<boolean>;
+  advance(
+    account: string,
+    from: bigint | undefined,
+    to: bigint,
+    nowMs: number,
+    epoch: number,
+  ): Promise<boolean>;
 }
 
 /** A take of an account's lease, by a poll. Times are wall-clock epoch ms. */

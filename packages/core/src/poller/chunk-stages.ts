@@ -78,7 +78,12 @@ export async function recordChunk(
   ]);
   if (decided.length === 0 && existing.length === 0) return { ...recorded, window: [], opened: undefined };
   const opened = openedEarly ?? (await opening());
-  const records = await chunkRecords(decided, existing, { from, decidedAtMs: opened.decidedAtMs }, deps.router);
+  const records = await chunkRecords(
+    decided,
+    existing,
+    { from, decidedAtMs: opened.decidedAtMs },
+    deps.router,
+  );
   // A batch carries no condition: written only while the lease is surely this run's.
   if (records.length > 0) run.guard.check("alert-records");
   const written = await deps.alerts.recordChunk(records);

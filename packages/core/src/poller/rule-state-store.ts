@@ -97,7 +97,11 @@ export class RuleStateStore implements RuleStates {
     );
   }
 
-  #item(account: string, { deviceid, ruleId, state }: RuleStateChange, epoch: number): Record<string, unknown> {
+  #item(
+    account: string,
+    { deviceid, ruleId, state }: RuleStateChange,
+    epoch: number,
+  ): Record<string, unknown> {
     return {
       pk: keys.account(account),
       sk: keys.ruleState(deviceid, ruleId),
