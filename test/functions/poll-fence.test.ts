@@ -1,6 +1,8 @@
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import type { Observation } from "@fleet-alerts/core";
+import { LEASE_MARGIN_MS } from "@fleet-alerts/core/cursor";
 import { CHAIN_MS, type PollStep, type PollSummary, type PollTimer } from "@fleet-alerts/core/poller";
+import { getItem, keys } from "@fleet-alerts/core/store";
 import type { Context } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createConfirmHandler } from "../../packages/functions/src/confirm.js";
@@ -114,6 +116,32 @@ describe("the real poll handler", () => {
     expect(keys.length).toBe(
       (watched?.alertsPublished as number) + copies.flat().reduce((sum, s) => sum + s.alertsPublished, 0),
     );
+  });
+});
+
+describe("the lease in the local mode", () => {
+  it("is timed on the real clock however fast the business clock runs", async () => {
+    await startedWithBacklog("stalled");
+    // The local mode's clock, 300 times faster than real time (and a day ahead).
+    const startedMs = Date.now();
+    const fast = () => startedMs + 86_400_000 + (Date.now() - startedMs) * 300;
+    const hold = holdAt<PollStep>("alerts-recorded");
+    const polling = createPollHandler(pipeline.env, {
+      observer,
+      now: fast,
+      pollSeams: { checkpoint: hold.checkpoint },
+    })({ account: "stalled" }, lambdaContext(30));
+    await hold.arrived;
+    const lease = await getItem(
+      { documents: pipeline.emulators.clients.documents, tableName: pipeline.emulators.tableName },
+      keys.account("stalled"),
+      keys.lock,
+    );
+    hold.release();
+    await polling;
+    // Until its 30 s invocation ends, and the margin: real milliseconds, not the fast clock's.
+    expect(lease?.expiresAtMs).toBeGreaterThan(Date.now() + 20_000);
+    expect(lease?.expiresAtMs).toBeLessThanOrEqual(startedMs + 30_000 + LEASE_MARGIN_MS + 1_000);
   });
 });
 

@@ -208,7 +208,7 @@ async function pollHeld(
 /**
  * The chunks of the pages, two at a time: each chunk's records are written while the chunk before
  * it goes out (docs/design/exactly-once.md, "Two chunks at a time"), across page boundaries too. A chunk
- * goes out only once the one before it has moved the cursor and renewed the lease, so the writes
+ * goes out only once the one before it has moved the cursor, so the writes
  * that publish, save states and move the cursor keep their order; only the next chunk's own
  * records and publication item are written meanwhile. Whatever is under way settles before this
  * returns or throws. Undefined once every page is handled: caught up.
