@@ -15,7 +15,6 @@ import {
 import type { Route } from "@fleet-alerts/core/routing";
 
 type Key = Pick<AlertRecord, "account" | "serialno" | "ruleId">;
-type Stored = AlertRecord & { evidenceAnnouncedAt?: string };
 
 const keyOf = ({ account, serialno, ruleId }: Key) => `${account}\u0000${serialno}\u0000${ruleId}`;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -25,7 +24,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * the same key is refused), moved only from pending, handed out as copies.
  */
 export class FakeAlertRecords implements AlertRecords {
-  readonly #records = new Map<string, Stored>();
+  readonly #records = new Map<string, AlertRecord>();
 
   /** Every record, in table order: what a test would read from the table. */
   all(): AlertRecord[] {
@@ -126,11 +125,24 @@ export class FakeAlertRecords implements AlertRecords {
     return true;
   }
 
-  async claimEvidenceAnnouncement(alert: Key, nowMs: number): Promise<boolean> {
+  async claimEvidenceAnnouncement(alert: Key, atMs: number, over?: number): Promise<boolean> {
     const record = this.#records.get(keyOf(alert));
     if (!record || record.evidenceAnnouncedAt !== undefined) return false;
-    record.evidenceAnnouncedAt = iso(nowMs);
+    if (record.evidenceAnnouncementClaimedAtMs !== over) return false;
+    record.evidenceAnnouncementClaimedAtMs = atMs;
     return true;
+  }
+
+  async markEvidenceAnnouncedTo(alert: Key, recipients: readonly string[]): Promise<void> {
+    const record = this.#records.get(keyOf(alert));
+    if (!record) throw new Error(`no alert record ${alert.serialno}/${alert.ruleId}`);
+    if (recipients.length > 0)
+      record.evidenceAnnouncedTo = new Set([...(record.evidenceAnnouncedTo ?? []), ...recipients]);
+  }
+
+  async markEvidenceAnnounced(alert: Key, nowMs: number): Promise<void> {
+    const record = this.#records.get(keyOf(alert));
+    if (record) record.evidenceAnnouncedAt ??= iso(nowMs);
   }
 
   #fromPending(alert: AlertRecord, fields: Partial<AlertRecord>): boolean {
