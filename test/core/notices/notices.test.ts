@@ -173,7 +173,7 @@ describe("quiet-hour summaries", () => {
     const endMs = window?.endMs ?? 0;
     for (const serial of [11, 12, 13]) await heldItem(group.name, endMs, serial, endMs - serial * MINUTE);
     const [inbox] = await Promise.all(group.email.map((address) => inboxOf("email", address)));
-    const clock = { nowMs: berlin("2026-10-25", "06:05") };
+    const clock: Clocks = { nowMs: berlin("2026-10-25", "06:05") };
     const deps = await runtime([group], clock);
 
     // Claimed, then the run dies before the topic has the message.
