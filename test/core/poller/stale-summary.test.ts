@@ -389,6 +389,57 @@ describe("the stale summary of a catch-up", () => {
   }, 60_000);
 });
 
+describe("a stale summary owed when two polls meet", () => {
+  it("is told once per group when two containers send what is owed at once, each message named by its notice", async () => {
+    const pipeline = await started();
+    inject(pipeline, 16, 2, 7 * 60);
+    const { deps } = await accountRuntime(pipeline);
+    const table = tableOf(pipeline);
+    // The catch-up closes its summary, then dies before it claims a group's notice: owed.
+    class DyingBeforeTheClaim extends NoticeClaims {
+      override async claim(): Promise<boolean> {
+        throw new Error("died after closing the summary, before any claim");
+      }
+    }
+    const container = (claims: NoticeClaims) =>
+      new StaleSummaryNotices({
+        store: new StaleSummaryStore(table),
+        claims,
+        publisher: deps.publisher,
+        alerts: deps.alerts,
+        groups: groupsFileSchema.parse(GROUPS),
+        fleetTimeZone: "Europe/Berlin",
+        observer: { observe: () => undefined },
+        wallClock: Date.now,
+      });
+    expect(
+      await pollWithClock(pipeline, "north", { staleSummaries: container(new DyingBeforeTheClaim(table)) }),
+    ).toMatchObject({ outcome: "caught-up", stale: 2 });
+    expect(summariesOf(await drainInbox(pipeline.emulators))).toEqual([]);
+
+    // Two polls that find nothing new, in two containers, tell what is owed at the same moment.
+    const clock = { now: virtualNow(pipeline), pastDeadline: () => false };
+    const cursor = (await deps.cursors.read("north")) as bigint;
+    await Promise.all([
+      container(new NoticeClaims(table)).sendOwed("north", cursor, clock),
+      container(new NoticeClaims(table)).sendOwed("north", cursor, clock),
+    ]);
+    const messages = await drainInbox(pipeline.emulators);
+    expect(summariesOf(messages).map((summary) => summary.to)).toEqual([DEPOT, FLEET, SAFETY].sort());
+    // One id per group's notice of summary 1, whichever run (or re-send) carries it.
+    expect(
+      messages
+        .filter((message) => message.attributes.kind?.value === "stale-summary")
+        .map((message) => message.attributes.notice_id?.value)
+        .sort(),
+    ).toEqual([
+      "stale-summary:north:1:everyone",
+      "stale-summary:north:1:everyone",
+      "stale-summary:north:1:safety",
+    ]);
+  }, 60_000);
+});
+
 describe("a stale alert's evidence", () => {
   it("is queued once and stored as a claim pack by the evidence function; the alert stays stale", async () => {
     const pipeline = await started();

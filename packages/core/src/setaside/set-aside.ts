@@ -55,7 +55,7 @@ export class SetAside {
     }
     // Owed before it is kept: whatever happens from here, the sweep finds it until ops are told.
     await records.owe(entries);
-    const claimed = await this.#claim(await records.add(entries, now()));
+    const claimed = await this.#claim(await this.#untold(entries));
     for (const entry of claimed) observer.observe({ type: "record-set-aside", ...idsOf(entry) });
     await this.#tell(ops, claimed);
   }
@@ -67,18 +67,27 @@ export class SetAside {
    * many it told.
    */
   async tellOwed(account: string): Promise<number> {
-    const { records, ops, now } = this.deps;
+    const { records, ops } = this.deps;
     if (!ops) return 0;
     const owed = await records.owed(account, SET_ASIDE_SWEEP_ENTRIES);
     if (owed.length === 0) return 0;
-    // Kept again (a no-op, but for an entry whose put died before keeping it).
-    const untold = await records.add(owed, now());
-    const untoldIds = new Set(untold.map(setAsideIdentity));
-    const told = owed.filter((entry) => !untoldIds.has(setAsideIdentity(entry)));
-    if (told.length > 0) await records.markTold(told, now());
-    const claimed = await this.#claim(untold);
+    const claimed = await this.#claim(await this.#untold(owed));
     await this.#tell(ops, claimed);
     return claimed.length;
+  }
+
+  /**
+   * Keeps the entries (a no-op for those kept already, which keep their first time and reason; for
+   * one whose put died before keeping it, the sweep keeps it) and returns those ops have not been
+   * told of; those they have are no longer owed.
+   */
+  async #untold(entries: readonly SetAsideEntry[]): Promise<StoredSetAside[]> {
+    const { records, now } = this.deps;
+    const untold = await records.add(entries, now());
+    const untoldIds = new Set(untold.map(setAsideIdentity));
+    const told = entries.filter((entry) => !untoldIds.has(setAsideIdentity(entry)));
+    if (told.length > 0) await records.markTold(told, now());
+    return untold;
   }
 
   #claim(untold: readonly StoredSetAside[]): Promise<StoredSetAside[]> {
