@@ -5,18 +5,18 @@ import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import * as sqs from "aws-cdk-lib/aws-sqs";
 import { NagSuppressions } from "cdk-nag";
 import { Config, type Function as SstFunction } from "sst/constructs";
-import { RECORD_CLAIM_LEASE_MS } from "../packages/core/src/alerts/delivery-ledger.js";
 import { SQS_EVENT_SOURCE_MIN_CONCURRENCY } from "../packages/core/src/aws-limits.js";
-import { LEASE_MARGIN_MS } from "../packages/core/src/cursor/account-lock.js";
 import { type Alerting, grantPublishAlerts, grantTellOps } from "./alerting.js";
 import {
   allow,
   allowDeviceCloudSecrets,
+  CONFIRM_TIMEOUT,
   type FunctionBase,
   pipelineFunction,
   youngGeneration,
 } from "./functions.js";
 import type { Queues } from "./queues.js";
+import { grantSetAside } from "./set-aside.js";
 import { POLLER_TIMEOUT_SECONDS, type StageConfig } from "./stage-config.js";
 import type { Storage } from "./storage.js";
 
@@ -28,17 +28,6 @@ export interface Polling {
 }
 
 const POLLER_SEMI_SPACE_MIB = 1;
-
-/** The Offline confirmation's Lambda deadline: one check a record (a few reads, a publish, a few writes). */
-const CONFIRM_TIMEOUT = Duration.seconds(60);
-// A confirmation (or a poll) that claimed an alert's record is over before its claim runs out.
-if (
-  Math.max(CONFIRM_TIMEOUT.toSeconds(), POLLER_TIMEOUT_SECONDS) * 1000 + LEASE_MARGIN_MS >
-  RECORD_CLAIM_LEASE_MS
-)
-  throw new Error(
-    "the confirmation and the poller must time out before their claims on alert records run out",
-  );
 
 // BatchWriteItem: the poller writes rule states 25 at a time.
 const POLLER_ITEM_ACTIONS = [
@@ -164,7 +153,7 @@ export function buildPolling(
     [table.tableArn],
   );
   grantPublishAlerts(confirm, alerting);
-  grantTellOps(confirm, alerting);
+  grantSetAside(confirm, alerting, table);
   allowDeviceCloudSecrets(stack, confirm);
   allow(confirm, ["sqs:SendMessage"], sendTo);
   return { poller, confirm, linkSecret };

@@ -2,8 +2,6 @@ import { Duration, type Stack } from "aws-cdk-lib";
 import * as events from "aws-cdk-lib/aws-events";
 import * as targets from "aws-cdk-lib/aws-events-targets";
 import type { Config, Function as SstFunction } from "sst/constructs";
-import { RECORD_CLAIM_LEASE_MS } from "../packages/core/src/alerts/delivery-ledger.js";
-import { LEASE_MARGIN_MS } from "../packages/core/src/cursor/account-lock.js";
 import { type Alerting, grantPublishAlerts, grantTellOps } from "./alerting.js";
 import { allow, allowDeviceCloudSecrets, type FunctionBase, pipelineFunction } from "./functions.js";
 import type { StageConfig } from "./stage-config.js";
@@ -16,9 +14,6 @@ import type { Storage } from "./storage.js";
  * conditional move would stop the second.
  */
 export const RECORDER_AUDIT_TIMEOUT = Duration.minutes(4);
-// A run that claimed a "not recording" alert's record is over (sent it, or ended) before its claim runs out.
-if (RECORDER_AUDIT_TIMEOUT.toMilliseconds() + LEASE_MARGIN_MS > RECORD_CLAIM_LEASE_MS)
-  throw new Error("the recorder audit must time out before the claims on its alerts' records run out");
 
 /**
  * The recorder audit (packages/functions/src/recorder-audit.ts): one EventBridge rule per account,

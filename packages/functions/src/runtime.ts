@@ -100,6 +100,12 @@ export interface RuntimeOverrides {
   /** Told what the handlers did; in Lambda, structured log lines. */
   observer?: Observer;
   now?: () => number;
+  /**
+   * The real clock claims and leases are timed on; Date.now unless a test moves it. The local mode
+   * never sets it: its fast clock is `now`, and a lease on a fast clock would end while its holder
+   * still works.
+   */
+  wallClock?: () => number;
   /** Clock seconds per real second (the simulator's speed); SQS delays are divided by it. */
   timeScale?: number;
   /** How evidence downloads are going, for a live display. */
@@ -126,6 +132,7 @@ export async function buildRuntime(
   const sns = withoutSdkLogging(new SNSClient(awsClientConfig(env, "SNS")));
   const observer = overrides.observer ?? logObserver(log);
   const now = overrides.now ?? Date.now;
+  const wallClock = overrides.wallClock ?? Date.now;
   const shared = {
     cursors: new CursorStore(table),
     // Leases and claims run on the real clock, whatever `now` is (docs/design/exactly-once.md).
@@ -150,6 +157,7 @@ export async function buildRuntime(
       observer,
       logger: log,
       now,
+      wallClock,
     }),
     logger: log,
     observer,
@@ -194,6 +202,7 @@ export async function buildRuntime(
     fleetTimeZone: config.FLEET_TIME_ZONE,
     ...(shared.alertLinks && { linkOf: alertLinkOf(shared.alertLinks) }),
     observer,
+    wallClock,
   });
   const pollers = await Promise.all(
     config.DEVICE_CLOUD_ACCOUNTS.map(async (account, index) => ({

@@ -18,10 +18,8 @@ import { FencedError } from "@fleet-alerts/core/cursor";
 import type { Route } from "@fleet-alerts/core/routing";
 
 type Key = Pick<AlertRecord, "account" | "serialno" | "ruleId">;
-type Stored = AlertRecord & {
-  evidenceAnnouncedAt?: string;
-  publishClaim?: { token: string; untilMs: number };
-};
+/** A record as the table holds it: with the publication claim of a delivery, which no reader sees. */
+type Stored = AlertRecord & { publishClaim?: { token: string; untilMs: number } };
 
 const keyOf = ({ account, serialno, ruleId }: Key) => `${account}\u0000${serialno}\u0000${ruleId}`;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -141,11 +139,24 @@ export class FakeAlertRecords implements AlertRecords {
     return true;
   }
 
-  async claimEvidenceAnnouncement(alert: Key, nowMs: number): Promise<boolean> {
+  async claimEvidenceAnnouncement(alert: Key, atMs: number, over?: number): Promise<boolean> {
     const record = this.#records.get(keyOf(alert));
     if (!record || record.evidenceAnnouncedAt !== undefined) return false;
-    record.evidenceAnnouncedAt = iso(nowMs);
+    if (record.evidenceAnnouncementClaimedAtMs !== over) return false;
+    record.evidenceAnnouncementClaimedAtMs = atMs;
     return true;
+  }
+
+  async markEvidenceAnnouncedTo(alert: Key, recipients: readonly string[]): Promise<void> {
+    const record = this.#records.get(keyOf(alert));
+    if (!record) throw new Error(`no alert record ${alert.serialno}/${alert.ruleId}`);
+    if (recipients.length > 0)
+      record.evidenceAnnouncedTo = new Set([...(record.evidenceAnnouncedTo ?? []), ...recipients]);
+  }
+
+  async markEvidenceAnnounced(alert: Key, nowMs: number): Promise<void> {
+    const record = this.#records.get(keyOf(alert));
+    if (record) record.evidenceAnnouncedAt ??= iso(nowMs);
   }
 
   #fromPending(alert: AlertRecord, fields: Partial<AlertRecord>): boolean {

@@ -188,9 +188,36 @@ export class AlertStore implements AlertRecords {
     );
   }
 
-  /** True the first time only: the "evidence ready" message is sent once per alert. */
-  claimEvidenceAnnouncement(alert: AlertKey, nowMs: number): Promise<boolean> {
+  /**
+   * One conditional update: the first claim, or a take-over of the claim made at `over`. An
+   * `evidenceAnnouncedAt` (also what a one-shot claim of before left) means announced: never again.
+   */
+  claimEvidenceAnnouncement(alert: AlertKey, atMs: number, over?: number): Promise<boolean> {
+    const claimed =
+      over === undefined
+        ? "attribute_not_exists(evidenceAnnouncementClaimedAtMs)"
+        : "evidenceAnnouncementClaimedAtMs = :over";
     return conditionally(() =>
+      updateAlertItem(this.table, alert, {
+        UpdateExpression: "SET evidenceAnnouncementClaimedAtMs = :at",
+        ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(evidenceAnnouncedAt) AND ${claimed}`,
+        ExpressionAttributeValues: { ":at": atMs, ...(over !== undefined && { ":over": over }) },
+      }),
+    );
+  }
+
+  async markEvidenceAnnouncedTo(alert: AlertKey, recipients: readonly string[]): Promise<void> {
+    if (recipients.length === 0) return;
+    await updateAlertItem(this.table, alert, {
+      UpdateExpression: "ADD evidenceAnnouncedTo :recipients",
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeValues: { ":recipients": new Set(recipients) },
+    });
+  }
+
+  async markEvidenceAnnounced(alert: AlertKey, nowMs: number): Promise<void> {
+    // False only if another delivery marked it first: announced either way.
+    await conditionally(() =>
       updateAlertItem(this.table, alert, {
         UpdateExpression: "SET evidenceAnnouncedAt = :at",
         ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(evidenceAnnouncedAt)",

@@ -58,11 +58,26 @@ export interface AlertRecords {
     alert: Pick<AlertRecord, "account" | "serialno" | "ruleId">,
     waiting: EvidenceWaiting,
   ): Promise<boolean>;
-  /** True the first time only: the "evidence ready" message is sent once per alert. */
+  /**
+   * Claims the "evidence ready" message at `atMs` on the wall clock (evidence/announce-once.ts): the
+   * first claim, or, with `over`, a take-over of the claim made then, whose lease has run out. True
+   * for one caller only, and never once the message is marked announced.
+   */
   claimEvidenceAnnouncement(
     alert: Pick<AlertRecord, "account" | "serialno" | "ruleId">,
-    nowMs: number,
+    atMs: number,
+    over?: number,
   ): Promise<boolean>;
+  /** Recipients whose "evidence ready" message the topic accepted: a take-over skips them. */
+  markEvidenceAnnouncedTo(
+    alert: Pick<AlertRecord, "account" | "serialno" | "ruleId">,
+    recipients: readonly string[],
+  ): Promise<void>;
+  /** The "evidence ready" message went out to every recipient: it is never sent again. */
+  markEvidenceAnnounced(
+    alert: Pick<AlertRecord, "account" | "serialno" | "ruleId">,
+    nowMs: number,
+  ): Promise<void>;
 }
 
 /** One delivery's claim on a record's publication (delivery-ledger.ts `RecordLedger`); times are wall-clock ms. */

@@ -39,6 +39,12 @@ export const keys = {
   setAside: (serialno: bigint, ruleId: string, step: string, targetId?: string) =>
     `SETASIDE#${sortableSerial(serialno)}#${ruleId}#${step}${targetId === undefined ? "" : `#${targetId}`}`,
   setAsidePrefix: "SETASIDE#",
+  /**
+   * The partition of an account's set-aside records ops are still owed a notice of: one item per
+   * record, its sort key the record's, from before the record is kept until ops are told
+   * (setaside/set-aside-store.ts). A partition of its own, so that deleting there can be granted alone.
+   */
+  setAsideOwed: (account: string) => `SETASIDEOWED#${account}`,
   /** Where the account's stale summaries stand: the one being added to, one closed and still being sent. */
   staleSummary: "STALESUMMARY",
   /** One group's tally of stale alerts in the account's summary number `summary` (notices/stale-store.ts). */
