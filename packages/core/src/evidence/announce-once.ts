@@ -1,7 +1,6 @@
 import type { AlertKey } from "../alerts/alert-item.js";
 import type { AlertMessage } from "../alerts/message.js";
 import type { AlertRecords } from "../alerts/ports.js";
-import { stringAttributes } from "../alerts/render/attributes.js";
 import { SQS_MAX_DELAY_SECONDS } from "../aws-limits.js";
 import { awsJson } from "../aws-text.js";
 import type { NoticeClaimStore } from "../notices/claims.js";
@@ -9,7 +8,7 @@ import { type DeliveryOutcome, deliverOnce, noticeId } from "../notices/deliver-
 import { sendEvery } from "../queue/ports.js";
 import type { EvidenceDependencies } from "./collect.js";
 import { alertOf, type EvidenceJob } from "./job.js";
-import { evidenceRecipients } from "./notice-recipients.js";
+import { evidenceRecipients, messagesTo } from "./notice-recipients.js";
 
 /**
  * How long an evidence notice's claim ("evidence ready", "footage at risk") belongs to the delivery
@@ -50,15 +49,7 @@ export async function announceOnce(
       expiresAt: 0,
       leaseMs: EVIDENCE_CLAIM_LEASE_MS,
     },
-    async () =>
-      to.map((recipient) => ({
-        to: recipient,
-        // Only the recipient's own subscription takes it (routing/subscriptions.ts).
-        message: {
-          ...message,
-          attributes: { ...message.attributes, ...stringAttributes({ to: recipient }) },
-        },
-      })),
+    async () => messagesTo(to, message),
     { ...deps, claims: announcementClaims(deps.alerts) },
   );
   if (outcome === "busy")

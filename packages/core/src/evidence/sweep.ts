@@ -1,5 +1,4 @@
 import type { AlertPublisher, AlertRecords } from "../alerts/ports.js";
-import { stringAttributes } from "../alerts/render/attributes.js";
 import { awsJson } from "../aws-text.js";
 import type { DeviceCloud } from "../devicecloud/ports.js";
 import type { NoticeClaims } from "../notices/claims.js";
@@ -10,7 +9,7 @@ import { expiresAfterDays, keys } from "../store/keys.js";
 import { EVIDENCE_CLAIM_LEASE_MS } from "./announce-once.js";
 import { atRiskAnnouncement } from "./announcement.js";
 import { alertOf, jobIds } from "./job.js";
-import { evidenceRecipients } from "./notice-recipients.js";
+import { evidenceRecipients, messagesTo } from "./notice-recipients.js";
 import type { ParkedEvidence, ParkedJob } from "./ports.js";
 import { atRiskFromMs, waitRecord } from "./waiting.js";
 import { wakeParked } from "./wake.js";
@@ -116,15 +115,7 @@ async function tellAtRisk(parked: ParkedJob, deps: SweepDependencies): Promise<b
       // The sweep runs in the evidence function, which may live 15 minutes.
       leaseMs: EVIDENCE_CLAIM_LEASE_MS,
     },
-    async () =>
-      to.map((recipient) => ({
-        to: recipient,
-        // Only the recipient's own subscription takes it (routing/subscriptions.ts).
-        message: {
-          ...message,
-          attributes: { ...message.attributes, ...stringAttributes({ to: recipient }) },
-        },
-      })),
+    async () => messagesTo(to, message),
     deps,
   );
   if (outcome === "busy") return false;
