@@ -1,6 +1,7 @@
 /**
- * `npm run bench -- 3 6b`: the sections that need no other section's figures, alone (the latency
- * modes take eight minutes of a whole run's forty). Nothing is written to .build/bench.json.
+ * `npm run bench -- 1c 3 6b`: the sections that need no other section's figures, alone (the latency
+ * modes, quiet and under load, took 10.8 minutes alone on 2026-12-06; the catch-up beside the code
+ * before issue 41, 2.2). Nothing is written to .build/bench.json.
  */
 import { loadStageConfig } from "../../infra/stage-config.js";
 import { reportAccountsCost } from "./accounts-report.js";
