@@ -126,6 +126,8 @@ describe("parked evidence in the table", () => {
       keptUntilMs: EVENT_MS + 2 * DAY_MS,
       retentionDays: 2,
     });
+    expect(await parked.anyOf(ACCOUNT)).toBe(true);
+    expect(await parked.anyOf("elsewhere")).toBe(false);
     await park(vanHash);
     const ofVan: string[] = [];
     for await (const page of parked.ofDevice(ACCOUNT, "van"))

@@ -93,6 +93,14 @@ describe("the poller wakes parked evidence", () => {
     expect(parked.alertIds()).toHaveLength(4);
   });
 
+  it("asks no device for its parked jobs while the account has none parked", async () => {
+    const { deps, parked } = world(5);
+    for await (const page of parked.ofAccount(ACCOUNT)) for (const job of page) await parked.remove(job);
+    await poll(deps);
+    expect(parked.deviceQueries).toBe(0);
+    expect(sentAlertIds(deps)).toEqual([]);
+  });
+
   it("sends them again after a crash between the send and the removal, and loses none", async () => {
     const { deps, parked } = world(5);
     parked.failRemovals = 1;
