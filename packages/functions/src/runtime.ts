@@ -162,6 +162,7 @@ export async function buildRuntime(
     logger: log,
     observer,
     now,
+    wallClock,
     ...overrides.pollSizes,
     ...overrides.pollSeams,
     ...(config.PUBLIC_BASE_URL &&
