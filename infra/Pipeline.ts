@@ -5,6 +5,7 @@ import { buildEscalation } from "./escalation.js";
 import { buildEvidence } from "./evidence.js";
 import { buildFunctionBase } from "./functions.js";
 import { buildIncidentApi, buildIncidentFunction } from "./incident.js";
+import { checkClaimLeases } from "./leases.js";
 import { suppressNagFindings } from "./nag.js";
 import { buildNotices } from "./notices.js";
 import { buildObservability } from "./observability.js";
@@ -27,6 +28,8 @@ import { buildWebhooks, grantSendWebhookJobs } from "./webhooks.js";
  * it (test/infra/logical-ids.test.ts).
  */
 export async function Pipeline({ stack, app }: StackContext) {
+  // A claim's lease must outlive every function that may hold it, or a live claim is taken over.
+  checkClaimLeases();
   const config = loadStageConfig(stack.stage);
   // An invalid rules file fails the synth here, before it is bundled.
   for (const { rulesFile } of config.accounts) if (rulesFile) await loadRulesFile(rulesFile);
@@ -50,9 +53,15 @@ export async function Pipeline({ stack, app }: StackContext) {
     queues,
     linkSecret,
   );
-  const notices = config.groupsFile
-    ? buildNotices(stack, config.groupsFile, base, storage, alerting, linkSecret, config.recorderAudit)
-    : undefined;
+  const notices = buildNotices(
+    stack,
+    config.groupsFile,
+    base,
+    storage,
+    alerting,
+    linkSecret,
+    config.recorderAudit,
+  );
 
   const recorderAudit = buildRecorderAudit(stack, config, base, storage, alerting, linkSecret);
 
@@ -62,16 +71,7 @@ export async function Pipeline({ stack, app }: StackContext) {
   suppressNagFindings(
     stack,
     {
-      functions: [
-        poller,
-        confirm,
-        evidence,
-        incident,
-        escalate,
-        webhooks.webhook,
-        recorderAudit,
-        ...(notices ? [notices] : []),
-      ],
+      functions: [poller, confirm, evidence, incident, escalate, webhooks.webhook, recorderAudit, notices],
       evidence,
       incident,
       incidentApi,

@@ -39,6 +39,9 @@ export const EVIDENCE_TIMEOUT = Duration.seconds(LAMBDA_MAX_TIMEOUT_SECONDS);
 /** The escalate function's Lambda deadline: a few item reads, one write and one publish per job. */
 export const ESCALATE_TIMEOUT = Duration.seconds(30);
 
+/** The Offline confirmation's Lambda deadline, for a batch of up to ten delayed checks. */
+export const CONFIRM_TIMEOUT = Duration.seconds(60);
+
 function packageVersion(): string {
   return (JSON.parse(readFileSync("package.json", "utf8")) as { version: string }).version;
 }

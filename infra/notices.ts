@@ -4,26 +4,28 @@ import * as actions from "aws-cdk-lib/aws-cloudwatch-actions";
 import * as events from "aws-cdk-lib/aws-events";
 import * as targets from "aws-cdk-lib/aws-events-targets";
 import type { Config, Function as SstFunction } from "sst/constructs";
-import { NOTICE_CLAIM_LEASE_MS } from "../packages/core/src/notices/deliver-once.js";
 import type { RecorderAuditSettings } from "../packages/core/src/recorder/settings.js";
 import { type Alerting, grantPublishAlerts } from "./alerting.js";
 import { allow, type FunctionBase, pipelineFunction } from "./functions.js";
 import { runbook } from "./runbook.js";
+import { grantSetAside } from "./set-aside.js";
 import type { Storage } from "./storage.js";
 
-/** A run reads a few items per group and publishes a few messages: well inside a claim's lease. */
+/**
+ * A run reads a few items per group and account and publishes a few messages: well inside its
+ * claims' leases (checked at synth: leases.ts).
+ */
 export const NOTICES_TIMEOUT = Duration.seconds(120);
-if (NOTICES_TIMEOUT.toMilliseconds() >= NOTICE_CLAIM_LEASE_MS)
-  throw new Error("the notices function must time out before its claims' lease runs out");
 
 /**
  * The notices function (packages/functions/src/notices.ts), every 5 minutes: quiet-hour summaries,
  * daily digests and SMS-cap summaries to the recipients of the stage's groups file, which is
- * bundled with it. Only with a groups file: without groups there is nothing to summarise.
+ * bundled with it, and the sweep of set-aside records whose notice to ops a crash left owed. In
+ * every stage: without a groups file it only sweeps.
  */
 export function buildNotices(
   stack: Stack,
-  groupsFile: string,
+  groupsFile: string | undefined,
   base: FunctionBase,
   { table }: Pick<Storage, "table">,
   alerting: Alerting,
@@ -37,16 +39,17 @@ export function buildNotices(
     timeout: NOTICES_TIMEOUT.toSeconds(),
     memorySize: 256,
     copyFiles: [
-      { from: groupsFile, to: "groups.json" },
+      ...(groupsFile ? [{ from: groupsFile, to: "groups.json" }] : []),
       ...(base.accounts.copyFiles ?? []).filter((file) => file.to === accountsFile),
     ],
     // No device-cloud secrets: only the share-link secret, for the incident links it lists.
     bind: [linkSecret],
     environment: {
       ...base.sourceMapped,
-      GROUPS_FILE: "groups.json",
+      ...(groupsFile && { GROUPS_FILE: "groups.json" }),
       ...base.accounts.environment,
       RECORDER_AUDIT: JSON.stringify(recorderAudit),
+      OPS_TOPIC_ARN: alerting.opsTopic.topicArn,
     },
   });
   // A failed run is not retried: the next one, 5 minutes later, takes up whatever is still owed.
@@ -57,7 +60,8 @@ export function buildNotices(
   });
 
   // ---- least privilege: named actions on named resources ----
-  // Query: held and routed items; Get/Put/Update: claims, SMS hours and link grants; BatchGet: records.
+  // Query: held and routed items, owed set-aside records; Get/Put/Update: claims, SMS hours, link
+  // grants, set-aside records; BatchGet: alert records.
   allow(
     notices,
     [
@@ -70,6 +74,7 @@ export function buildNotices(
     [table.tableArn],
   );
   grantPublishAlerts(notices, alerting);
+  grantSetAside(notices, alerting, table);
 
   const alarm = new cloudwatch.Alarm(stack, "NoticesErrors", {
     metric: notices.metricErrors({ period: Duration.minutes(15) }),
@@ -77,7 +82,7 @@ export function buildNotices(
     evaluationPeriods: 1,
     comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
     treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    alarmDescription: `The notices function failed twice in 15 minutes: quiet-hour summaries, digests or SMS summaries are late.${runbook("noticeserrors")}`,
+    alarmDescription: `The notices function failed twice in 15 minutes: quiet-hour summaries, digests, SMS summaries or notices of set-aside records are late.${runbook("noticeserrors")}`,
   });
   alarm.addAlarmAction(new actions.SnsAction(alerting.opsTopic));
   return notices;

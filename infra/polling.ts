@@ -10,11 +10,13 @@ import { type Alerting, grantPublishAlerts, grantTellOps } from "./alerting.js";
 import {
   allow,
   allowDeviceCloudSecrets,
+  CONFIRM_TIMEOUT,
   type FunctionBase,
   pipelineFunction,
   youngGeneration,
 } from "./functions.js";
 import type { Queues } from "./queues.js";
+import { grantSetAside } from "./set-aside.js";
 import { POLLER_TIMEOUT_SECONDS, type StageConfig } from "./stage-config.js";
 import type { Storage } from "./storage.js";
 
@@ -126,7 +128,7 @@ export function buildPolling(
     copyFiles: base.accounts.copyFiles,
     bind,
     handler: "packages/functions/src/confirm.handler",
-    timeout: 60,
+    timeout: CONFIRM_TIMEOUT.toSeconds(),
     memorySize: 256,
     environment: {
       ...base.sourceMapped,
@@ -151,7 +153,7 @@ export function buildPolling(
     [table.tableArn],
   );
   grantPublishAlerts(confirm, alerting);
-  grantTellOps(confirm, alerting);
+  grantSetAside(confirm, alerting, table);
   allowDeviceCloudSecrets(stack, confirm);
   allow(confirm, ["sqs:SendMessage"], sendTo);
   return { poller, confirm, linkSecret };

@@ -21,7 +21,7 @@ export interface Webhooks {
 }
 
 // Ten POSTs side by side, each with a 10 s deadline, and the writes around them.
-const WEBHOOK_TIMEOUT = Duration.seconds(60);
+export const WEBHOOK_TIMEOUT = Duration.seconds(60);
 
 /**
  * The webhook, Slack and Teams channel: a queue (DLQ after WEBHOOK_MAX_RECEIVES receives, alarm to

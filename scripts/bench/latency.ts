@@ -31,6 +31,8 @@ export interface LatencyFigures extends Percentiles {
   lost: number;
   /** Alerts received more than once. */
   duplicates: number;
+  /** Each receipt of an alert after its first. */
+  duplicateDeliveries: DuplicateDelivery[];
   /** Alerts for events that were not injected (the rule should make these impossible). */
   unexpected: number;
   /**
@@ -91,6 +93,20 @@ const EVENT_CODE = 200;
 // How long after the poll that should have read the last injection an alert may still arrive
 // before it counts as lost.
 const LOST_AFTER_MS = 10_000;
+
+/**
+ * An alert received again: the same subscriber-queue message is the queue's redelivery; another
+ * message, a second publish.
+ */
+export interface DuplicateDelivery {
+  serialno: string;
+  messageId: string | undefined;
+  firstMessageId: string | undefined;
+  /** SentTimestamps: when SNS put each into the subscriber queue. */
+  sentMs: number;
+  firstSentMs: number | undefined;
+  receivedMs: number;
+}
 
 interface Delivery {
   injectedMs: number;
@@ -169,7 +185,7 @@ export async function measureLatency(options: LatencyOptions): Promise<LatencyFi
 
     const deliveries = new Map<string, Delivery>(); // by serialno
     let duplicates = 0;
-    const duplicateDeliveries: unknown[] = [];
+    const duplicateDeliveries: DuplicateDelivery[] = [];
     let unexpected = 0;
     let reading = true;
     // Long polls return as soon as a message arrives (fauxqs wakes waiting receives), so the
@@ -193,7 +209,6 @@ export async function measureLatency(options: LatencyOptions): Promise<LatencyFi
           if (!delivery) unexpected++;
           else if (delivery.receivedMs !== undefined) {
             duplicates++;
-            // The same message again is the queue's redelivery; another message, a second publish.
             duplicateDeliveries.push({
               serialno: String(body.serialno),
               messageId: message.MessageId,
@@ -282,6 +297,7 @@ export async function measureLatency(options: LatencyOptions): Promise<LatencyFi
       alertsMatched: delivered.length,
       lost,
       duplicates,
+      duplicateDeliveries,
       unexpected,
       stages: {
         untilRead: percentiles(delivered.map((delivery) => readAt(delivery) - delivery.injectedMs)),

@@ -129,6 +129,7 @@ export async function measureParkedCost(): Promise<ParkedCostFigures> {
       claims: new NoticeClaims(table),
       observer: ignoreObservations,
       now,
+      wallClock: Date.now,
     };
     const eventMs = clockStart.getTime() - 60_000 * 5;
     const serialno = simulator.control.injectEvent({

@@ -7,7 +7,10 @@
  * fleet's month from these, as the backlog run's idle poll priced it before.
  */
 import { writeFile } from "node:fs/promises";
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import { LeaseGuard } from "@fleet-alerts/core/cursor";
 import { CHAIN_MS, type PollTimer, RULE_STATE_FIELDS, RuleStateStore } from "@fleet-alerts/core/poller";
+import { keys } from "@fleet-alerts/core/store";
 import { createPollHandler } from "@fleet-alerts/functions/poll";
 import { type Emulators, startEmulators } from "../../packages/local/src/emulators.js";
 import { FLEET } from "./cost.js";
@@ -84,20 +87,25 @@ export async function measurePollProfile(
     // lease over from the poll before it and hands it on (two writes with events, not three), and
     // sends the next timer (its SendMessage counted). The chain ends long after the profile.
     const plainPoll = createPollHandler(env, quiet);
+    let handedOverBy: string | undefined;
     const chainPoll = createPollHandler({ ...env, POLL_EVERY_SECONDS: String(CHAIN_EVERY_SECONDS) }, quiet);
     const chainUntilMs = Date.now() + 10 * CHAIN_MS;
-    const poll = () => {
+    const poll = async () => {
       const timer: PollTimer = {
         kind: "poll-timer",
         account: PROFILED_ACCOUNT,
         plannedMs: Date.now(),
         untilMs: chainUntilMs,
         failures: 0,
+        // The token the poll before left the lease under, as its next timer carries it.
+        ...(handedOverBy !== undefined && { lease: handedOverBy }),
       };
-      return chainPoll(
+      const summaries = await chainPoll(
         { Records: [{ messageId: `timer-${timer.plannedMs}`, body: JSON.stringify(timer) }] },
         context,
       );
+      handedOverBy = await leaseToken(emulators);
+      return summaries;
     };
     const measure = async (prepare: () => Promise<unknown>): Promise<PollKind> => {
       const runs = [];
@@ -189,7 +197,24 @@ async function seedFleetStates(emulators: Emulators): Promise<void> {
         fields: RULE_STATE_FIELDS,
       })),
   );
-  await store.saveAll(PROFILED_ACCOUNT, changes);
+  // Seeded as by a poll whose lease has no end: the profiled polls take later epochs.
+  await store.saveAll(
+    PROFILED_ACCOUNT,
+    changes,
+    new LeaseGuard(PROFILED_ACCOUNT, 0, Number.POSITIVE_INFINITY, Date.now),
+  );
+}
+
+/** The token the profiled account's lease is held under (a poll of the chain handed it on), if held. */
+async function leaseToken(emulators: Emulators): Promise<string | undefined> {
+  const { Item } = await emulators.clients.documents.send(
+    new GetCommand({
+      TableName: emulators.tableName,
+      Key: { pk: keys.account(PROFILED_ACCOUNT), sk: keys.lock },
+      ConsistentRead: true,
+    }),
+  );
+  return typeof Item?.owner === "string" && typeof Item.expiresAtMs === "number" ? Item.owner : undefined;
 }
 
 const count = (requests: Record<string, number>) =>

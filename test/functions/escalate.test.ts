@@ -103,7 +103,8 @@ describe("the escalate handler on the emulators", () => {
   }, 30_000);
 
   // The two copies of a job run side by side: the one that loses the claim finds it in flight and
-  // waits out the claim's lease (5 min, 10 s here) before it finds the level sent.
+  // looks again 10 real seconds later (claims are on the wall clock, whatever SCALE), when it finds
+  // the level sent.
   it("still sends once per level when every job is delivered twice", async () => {
     const alertId = await publishedCrash();
     await deliverEscalations(2);

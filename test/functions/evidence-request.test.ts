@@ -45,7 +45,7 @@ beforeAll(async () => {
   simulator.control.advance(7 * DAY_MS);
   // The stage polls the account: it has a cursor.
   const table = { documents: emulators.clients.documents, tableName: emulators.tableName };
-  await new CursorStore(table).advance("east", undefined, 1n, Date.now());
+  await new CursorStore(table).advance("east", undefined, 1n, Date.now(), 0);
   dir = await mkdtemp(join(tmpdir(), "fleet-alerts-request-"));
 });
 afterAll(async () => {

@@ -86,3 +86,17 @@ publishFailedLags([
     expect(lines[0]?._aws.CloudWatchMetrics[0]?.Dimensions[0]?.sort()).toEqual(["account", "service"]);
   });
 });
+
+describe("a fenced poll", () => {
+  it("is counted as PollsFenced, its account a property of the line", async () => {
+    const script = `
+import { logObserver } from "./packages/functions/src/observability.ts";
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+logObserver(quiet).observe({ type: "poll-fenced", account: "north", epoch: 7, at: "publication-claim" });
+`;
+    const [line] = await emfLinesOf(script);
+    expect(line?._aws.CloudWatchMetrics[0]?.Metrics).toEqual([{ Name: "PollsFenced", Unit: "Count" }]);
+    expect(line?._aws.CloudWatchMetrics[0]?.Dimensions).toEqual([["service"]]);
+    expect(line).toMatchObject({ account: "north", PollsFenced: 1 });
+  });
+});

@@ -16,6 +16,7 @@ import { renderJson } from "@fleet-alerts/core/alerts";
 import { derivedShareToken } from "@fleet-alerts/core/share";
 import { getItem, keys } from "@fleet-alerts/core/store";
 import {
+  WEBHOOK_CLAIM_LEASE_MS,
   WebhookDeliveryStore,
   type WebhookJob,
   webhookMessageId,
@@ -42,6 +43,7 @@ const TARGETS = {
   broken: { kind: "webhook", path: "/fail" },
   slow: { kind: "webhook", path: "/hang" },
   gone: { kind: "webhook", path: "/gone" },
+  vanished: { kind: "webhook", path: "/gone" },
   picky: { kind: "webhook", path: "/bad" },
 } as const;
 
@@ -66,6 +68,7 @@ let queueUrl: string;
 let dlqUrl: string;
 let ops: Awaited<ReturnType<Emulators["subscribeQueue"]>>;
 let handler: ReturnType<typeof createWebhookHandler>;
+let env: Record<string, string>;
 const logged: string[] = [];
 const log = (level: string) => (message: string, attributes: Record<string, unknown>) =>
   void logged.push(JSON.stringify({ level, message, ...attributes }));
@@ -112,7 +115,7 @@ beforeAll(async () => {
       targets,
     }),
   );
-  const env: Record<string, string> = {
+  env = {
     ...emulators.env(),
     WEBHOOK_QUEUE_URL: queueUrl,
     WEBHOOK_DLQ_URL: dlqUrl,
@@ -265,9 +268,11 @@ describe("the webhook function", () => {
       keys.targetState,
     );
     expect(item).toMatchObject({ reason: "410 Gone", disabledAtMs: expect.any(Number) });
+    // Both jobs were received at once (one batch, side by side): one disabled it, one told ops.
     const notices = await ops.read({ atLeast: 1, waitMs: 2000 });
     expect(notices).toHaveLength(1);
     expect(JSON.stringify(notices[0])).toContain("fleet-alerts target enable gone");
+    expect(notices[0]?.attributes.notice_id?.value).toBe(`target-disabled:gone:${item?.disabledAtMs}`);
     const before = at("/gone").length;
     await run([job("gone")]);
     expect(at("/gone")).toHaveLength(before);
@@ -289,6 +294,41 @@ describe("the webhook function", () => {
     ).toBeUndefined();
   }, 20_000);
 
+  it("tells ops of a target disabled by a receive that died before telling: not within the wall clock's lease, then once", async () => {
+    const wallMs = Date.parse("2027-01-01T00:00:00Z");
+    const receive = (using: ReturnType<typeof createWebhookHandler>, sent: WebhookJob) =>
+      using(
+        sqsEvent([{ MessageId: "m", ReceiptHandle: "r", Body: JSON.stringify(sent), Attributes: {} }]),
+        CONTEXT,
+      ).then((response) => response.batchItemFailures.map(({ itemIdentifier }) => itemIdentifier));
+    const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    const at = (ms: number, options: { opsGone?: boolean } = {}) =>
+      createWebhookHandler(
+        { ...env, ...(options.opsGone && { OPS_TOPIC_ARN: `${env.OPS_TOPIC_ARN}-gone` }) },
+        { logger: quiet, wallClock: () => ms },
+      );
+
+    // The 410 disables the target; telling ops fails (as a receive dying there would leave it).
+    expect(await receive(at(wallMs, { opsGone: true }), job("vanished"))).toEqual(["m"]);
+    const table = { documents: emulators.clients.documents, tableName: emulators.tableName };
+    const state = await getItem(table, keys.target("vanished"), keys.targetState);
+    expect(state).toMatchObject({ reason: "410 Gone", noticeClaimedAtMs: wallMs });
+    expect(state).not.toHaveProperty("noticeToldAtMs");
+
+    // A later receive within the claim's lease: nothing told, and it comes back (its job may be the
+    // one left to see the notice out).
+    expect(await receive(at(wallMs + 60_000), job("vanished"))).toEqual(["m"]);
+    expect(await ops.read({ waitMs: 300 })).toEqual([]);
+
+    // Past the lease: taken over, told once; later jobs are dropped quietly.
+    expect(await receive(at(wallMs + WEBHOOK_CLAIM_LEASE_MS), job("vanished"))).toEqual([]);
+    const notices = await ops.read({ atLeast: 1, waitMs: 2000 });
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.attributes.notice_id?.value).toBe(`target-disabled:vanished:${state?.disabledAtMs}`);
+    expect(await receive(at(wallMs + 2 * WEBHOOK_CLAIM_LEASE_MS), job("vanished"))).toEqual([]);
+    expect(await ops.read({ waitMs: 300 })).toEqual([]);
+  }, 20_000);
+
   it("sends a job refused with another 4xx to the DLQ at once, with the reason", async () => {
     const sent = job("picky");
     await run([sent]);
@@ -308,6 +348,37 @@ describe("the webhook function", () => {
     await store.release(delivery, "first"); // the crashed holder's late release changes nothing
     await store.markDelivered(delivery, "third", 7_500, 204);
     expect(await store.claim(delivery, "fourth", 99_000, 5_000)).toBe("delivered");
+  });
+
+  it("leaves a live delivery claim alone while only the business clock runs ahead, and takes it over past its lease", async () => {
+    const wallMs = Date.parse("2027-01-01T00:00:00Z");
+    const sent = job("hook");
+    const store = new WebhookDeliveryStore({
+      documents: emulators.clients.documents,
+      tableName: emulators.tableName,
+    });
+    // A receive that claimed the delivery and is still posting (or died doing it).
+    await store.claim(
+      { targetId: "hook", alertId: sent.alertId },
+      "elsewhere",
+      wallMs,
+      WEBHOOK_CLAIM_LEASE_MS,
+    );
+    const receive = (wallClock: number) =>
+      createWebhookHandler(env, {
+        logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+        // The business clock hours ahead, as the local mode's may be: claims go by the wall clock.
+        now: () => Date.now() + 6 * 3_600_000,
+        wallClock: () => wallClock,
+      })(
+        sqsEvent([{ MessageId: "m", ReceiptHandle: "r", Body: JSON.stringify(sent), Attributes: {} }]),
+        CONTEXT,
+      );
+    const posted = () => idsOf(at("/ok")).filter((id) => id === webhookMessageId(sent.alertId, "hook"));
+    expect((await receive(wallMs + 60_000)).batchItemFailures).toEqual([{ itemIdentifier: "m" }]);
+    expect(posted()).toEqual([]);
+    expect((await receive(wallMs + WEBHOOK_CLAIM_LEASE_MS + 1)).batchItemFailures).toEqual([]);
+    expect(posted()).toHaveLength(1);
   });
 
   it("never logs a URL, a secret or a link token", () => {

@@ -33,6 +33,7 @@ const STATEFUL: Record<string, string> = {
   EscalateLogs5F348EAE: "AWS::Logs::LogGroup",
   WebhookLogs0B55926B: "AWS::Logs::LogGroup",
   RecorderAuditLogs5866BED1: "AWS::Logs::LogGroup",
+  NoticesLogs49BD3BA8: "AWS::Logs::LogGroup",
   IncidentApiAccessLogs6B7281D0: "AWS::Logs::LogGroup",
 };
 const STATEFUL_TYPES = new Set(Object.values(STATEFUL));

@@ -450,8 +450,15 @@ describe("least privilege", () => {
       },
       { actions: ["sns:Publish"], resource: topic(), effect: "Allow" },
       { actions: ["kms:GenerateDataKey", "kms:Decrypt"], resource: key(), effect: "Allow" },
-      // Told of a record set aside (packages/core/src/setaside).
+      // Told of a record set aside (packages/core/src/setaside), and its owed mark cleared: deletes
+      // in those marks' partitions alone.
       { actions: ["sns:Publish"], resource: opsTopic(), effect: "Allow" },
+      {
+        actions: ["dynamodb:DeleteItem"],
+        resource: table(),
+        effect: "Allow",
+        condition: { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["SETASIDEOWED#*"] } },
+      },
       {
         actions: ["sqs:SendMessage"],
         resource: [queueArn(/^EvidenceQueue/), queueArn(/^ConfirmQueue/), queueArn(/^EscalationQueue/)],

@@ -30,6 +30,8 @@ describe("the Lambda runtime", () => {
       "Escalate",
       "Evidence",
       "Incident",
+      // In every stage: without a groups file it sweeps set-aside notices owed to ops.
+      "Notices",
       "Poller",
       "RecorderAudit",
       "Webhook",

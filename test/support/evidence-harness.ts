@@ -145,6 +145,7 @@ export async function startEvidenceHarness(options: {
       claims: new NoticeClaims(table),
       observer: ignoreObservations,
       now: Date.now,
+      wallClock: Date.now,
     },
   };
 

@@ -112,6 +112,11 @@ export const observationSchema = z.discriminatedUnion("type", [
     reason: z.enum(["online-event", "online-again", "rule-removed"]),
   }),
   z.object({ type: z.literal("offline-suppressed"), ...eventIds }),
+  /**
+   * The check's alert is claimed by another delivery of the same check (SQS delivered it twice):
+   * that one sends it; the job comes back once the claim has run out, in case it crashed.
+   */
+  z.object({ type: z.literal("offline-busy"), ...eventIds }),
   z.object({
     type: z.literal("evidence-stored"),
     ...alertIds,
@@ -248,10 +253,16 @@ export const observationSchema = z.discriminatedUnion("type", [
     /** Device-cloud calls made (at most the stage's `callsPerRun`). */
     calls: z.number(),
   }),
+  /**
+   * A poll stopped by the fence (cursor/fence.ts): a later poll took its lease (it outlived it: a
+   * stalled process), or its time ran out before a write no condition can guard. It sent nothing
+   * more; the poll that holds the lease goes on from the cursor. `at`: the refused write or check.
+   */
+  z.object({ type: z.literal("poll-fenced"), account: z.string(), epoch: z.number(), at: z.string() }),
   z.object({
     type: z.literal("poll-summary"),
     account: z.string(),
-    outcome: z.enum(["caught-up", "deadline", "started", "locked", "lost-lease", "cursor-moved"]),
+    outcome: z.enum(["caught-up", "deadline", "started", "locked", "fenced", "cursor-moved"]),
     eventsRead: z.number(),
     alertsPublished: z.number(),
     alertsFailed: z.number(),

@@ -36,5 +36,7 @@ export function buildEscalateRuntime(
     }),
     observer: overrides.observer ?? logObserver(overrides.logger ?? logger),
     now: overrides.now ?? Date.now,
+    // Claims on the real clock, whatever the local mode's `now` does.
+    wallClock: overrides.wallClock ?? Date.now,
   };
 }

@@ -87,6 +87,8 @@ export function buildEvidenceRuntime(
       claims: new NoticeClaims(table),
       observer: overrides.observer ?? logObserver(log),
       now: overrides.now ?? Date.now,
+      // The evidence notices' claims (evidence ready, at risk) on the real clock, whatever `now` does.
+      wallClock: overrides.wallClock ?? Date.now,
       ...(overrides.evidenceProgress && { progress: overrides.evidenceProgress }),
       ...(config.PUBLIC_BASE_URL &&
         config.SHARE_LINK_SECRET && {

@@ -7,12 +7,13 @@ import { withShareLinkSecret } from "./secrets.js";
 
 /**
  * The scheduled notices function (every 5 minutes): quiet-hour summaries, daily digests and the
- * SMS-cap summaries, each sent once (core's claims). Thin: the runtime is built once per container,
- * the work is core's `runNotices`; a failed notice fails the run (the errors alarm), the rest sent.
+ * SMS-cap summaries, each sent once (core's claims), and the sweep of set-aside notices a crash
+ * left owed to ops. Thin: the runtime is built once per container, the work is core's
+ * `runNotices`; a failed notice fails the run (the errors alarm), the rest sent.
  */
 export function createNoticesHandler(
   env: Readonly<Record<string, string | undefined>>,
-  options: Pick<RuntimeOverrides, "now" | "logger"> = {},
+  options: Pick<RuntimeOverrides, "now" | "wallClock" | "logger" | "observer"> = {},
 ) {
   const getRuntime = cachedOnSuccess(() =>
     withShareLinkSecret(env).then((resolved) => buildNoticesRuntime(resolved, options)),

@@ -93,6 +93,18 @@ export function publishSetAsideMetric(account: string): void {
 }
 
 /**
+ * A poll stopped by the fence (poller/, cursor/fence.ts), as the metric `PollsFenced`: a poll
+ * outlived its lease (a stalled process, a clock far behind) and another took the account over. It
+ * sent nothing more, so nothing went out twice; a rise means invocations stalled past their
+ * time-out. No `account` dimension, as for `Escalations`; published at once.
+ */
+export function publishFencedMetric(account: string): void {
+  const single = metrics.singleMetric();
+  single.addMetadata("account", account);
+  single.addMetric("PollsFenced", MetricUnit.Count, 1);
+}
+
+/**
  * In Lambda, each observation is one structured log line named by its type, with ids and
  * decisions only: the subscriber body of a published alert (driver, position) is personal data
  * and never logged, nor is an alert's or an escalation's link (the token in it opens the alert).
@@ -103,6 +115,7 @@ export function logObserver(log: StructuredLogger = logger): Observer {
       const { type, ...attributes } = withoutPersonalData(observation);
       log[levelOf(observation)](type, attributes);
       if (observation.type === "record-set-aside") publishSetAsideMetric(observation.account);
+      if (observation.type === "poll-fenced") publishFencedMetric(observation.account);
     },
   };
 }
@@ -130,6 +143,7 @@ function levelOf(observation: Observation): keyof StructuredLogger {
     case "event-rejected":
     case "evidence-unavailable":
     case "evidence-at-risk":
+    case "poll-fenced":
       return "warn";
     default:
       return "info";

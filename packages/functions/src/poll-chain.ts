@@ -25,7 +25,7 @@ import type { PollerRuntime } from "./runtime.js";
 export async function pollReported(
   runtime: PollerRuntime,
   poller: AccountPoller,
-  { deadlineMs, quietWhenIdle, chain }: { deadlineMs: number; quietWhenIdle: boolean; chain?: ChainStep },
+  { times, quietWhenIdle, chain }: { times: PollTimes; quietWhenIdle: boolean; chain?: ChainStep },
 ): Promise<{ result: PollResult; summaries: PollSummary[]; error?: Error }> {
   const startedMs = Date.now();
   const report = (summaries: readonly PollSummary[]) => {
@@ -36,9 +36,10 @@ export async function pollReported(
     }
   };
   try {
-    const summaries = await runPollers([poller], { deadlineMs, ...(chain && { chain }) });
+    const summaries = await runPollers([poller], { ...times, ...(chain && { chain }) });
     report(summaries);
-    return { result: "polled", summaries };
+    const refused = summaries.some((summary) => summary.outcome === "locked");
+    return { result: refused ? "refused" : "polled", summaries };
   } catch (error) {
     if (!(error instanceof PollFailedError)) throw error;
     report(error.summaries);
@@ -50,40 +51,48 @@ export async function pollReported(
 const foundNothing = (summary: PollSummary) =>
   summary.outcome === "caught-up" && summary.eventsRead === 0 && summary.rejected === 0;
 
+/** When a poll of this invocation stops starting chunks, and when the invocation ends (Lambda's time-out). */
+export interface PollTimes {
+  deadlineMs: number;
+  endsAtMs: number;
+}
+
 /**
  * One poll of a chain and the chain's next timer, decided once: when the poll ends well it is asked
- * whether the chain goes on (to leave the lease to the next poll), and the same answer is sent.
+ * whether the chain goes on (to leave the lease to the next poll, by its token), and the same
+ * answer is sent. The next timer carries the token the lease is left under: this poll's when it
+ * handed the lease over, else the one it was handed (a poll that took no lease left it as it was).
  */
 class ChainStep implements ChainPoll {
-  readonly chain: string;
-  readonly plannedMs: number;
+  readonly handedOverBy: string | undefined;
   readonly last: boolean;
   #next: { timer: PollTimer | undefined } | undefined;
+  #leftUnder: string | undefined;
 
   constructor(
     private readonly timer: PollTimer,
     private readonly everyMs: number,
     private readonly watchdog: boolean,
   ) {
-    // A chain is known by its end: each watchdog run starts one, at its own millisecond.
-    this.chain = String(timer.untilMs);
-    this.plannedMs = timer.plannedMs;
+    this.handedOverBy = timer.lease;
+    this.#leftUnder = timer.lease;
     // Even if it ends on time, no poll follows it.
     this.last = nextPollTimer(timer, "polled", timer.plannedMs, everyMs, { watchdog }) === undefined;
   }
 
-  goesOn(): boolean {
-    this.#next = { timer: this.#after("polled") };
+  goesOn(token: string): boolean {
+    this.#next = { timer: this.#after("polled", token) };
+    if (this.#next.timer !== undefined) this.#leftUnder = token;
     return this.#next.timer !== undefined;
   }
 
   /** The chain's next timer after this poll ended with `result`; undefined: the chain ends. */
   next(result: PollResult): PollTimer | undefined {
-    return result === "polled" && this.#next ? this.#next.timer : this.#after(result);
+    return result === "polled" && this.#next ? this.#next.timer : this.#after(result, this.#leftUnder);
   }
 
-  #after(result: PollResult): PollTimer | undefined {
-    return nextPollTimer(this.timer, result, Date.now(), this.everyMs, { watchdog: this.watchdog });
+  #after(result: PollResult, lease: string | undefined): PollTimer | undefined {
+    return nextPollTimer(this.timer, result, Date.now(), this.everyMs, { watchdog: this.watchdog, lease });
   }
 }
 
@@ -108,13 +117,13 @@ function chainStepOf(
 export async function pollWatched(
   runtime: PollerRuntime,
   poller: AccountPoller,
-  deadlineMs: number,
+  times: PollTimes,
   startedMs: number,
 ): ReturnType<typeof pollReported> {
   const { account } = poller.settings;
   const chain = chainStepOf(runtime, chainStartedAt(account, startedMs), { watchdog: true });
   const outcome = await pollReported(runtime, poller, {
-    deadlineMs,
+    times,
     quietWhenIdle: false,
     ...(chain && { chain }),
   });
@@ -125,13 +134,14 @@ export async function pollWatched(
 /**
  * One timer of a chain: its account polled once, then the chain's next timer sent. A timer past
  * its chain's minute (SQS delivered it again late) is dropped: the watchdog has started the next
- * chain. Nothing here throws for a failed poll (the message would come back and poll out of turn):
- * the chain backs off instead. A timer that cannot be read is dropped with a warning.
+ * chain. A timer whose poll is refused the lease it was handed (a copy) ends its copy of the chain.
+ * Nothing here throws for a failed poll (the message would come back and poll out of turn): the
+ * chain backs off instead. A timer that cannot be read is dropped with a warning.
  */
 export async function pollTimed(
   runtime: PollerRuntime,
   record: SQSRecord,
-  deadlineMs: number,
+  times: PollTimes,
 ): Promise<PollSummary[]> {
   const timer = readTimer(runtime, record);
   if (timer === undefined || Date.now() >= timer.untilMs) return [];
@@ -142,7 +152,7 @@ export async function pollTimed(
   }
   const chain = chainStepOf(runtime, timer, { watchdog: false });
   const { result, summaries } = await pollReported(runtime, poller, {
-    deadlineMs,
+    times,
     quietWhenIdle: true,
     ...(chain && { chain }),
   });

@@ -18,13 +18,15 @@ export function createPollHandler(
 ) {
   const runtimeFor = scheduledRuntimes(env, (resolved) => buildRuntime(resolved, options));
   return lambdaHandler(async (event: unknown, context: Pick<Context, "getRemainingTimeInMillis">) => {
-    const deadlineOf = (margin: number) => Date.now() + context.getRemainingTimeInMillis() - margin * 1000;
+    // When Lambda ends this invocation: the polls' leases hold past it (cursor/account-lock.ts).
+    const endsAtMs = Date.now() + context.getRemainingTimeInMillis();
+    const timesOf = (margin: number) => ({ deadlineMs: endsAtMs - margin * 1000, endsAtMs });
     if (isTimerEvent(event)) {
       // Each timer is one account's (a batch may hold several), polled side by side.
       const timed = await Promise.all(
         event.Records.map(async (record) => {
           const runtime = await runtimeFor(timerAccount(record.body));
-          return pollTimed(runtime, record, deadlineOf(runtime.config.DEADLINE_MARGIN_SECONDS));
+          return pollTimed(runtime, record, timesOf(runtime.config.DEADLINE_MARGIN_SECONDS));
         }),
       );
       return timed.flat();
@@ -37,9 +39,9 @@ export function createPollHandler(
     );
     if (polled.length === 0) throw new Error(`unknown account ${account}: not configured`);
     const startedMs = Date.now();
-    const deadlineMs = deadlineOf(runtime.config.DEADLINE_MARGIN_SECONDS);
+    const times = timesOf(runtime.config.DEADLINE_MARGIN_SECONDS);
     const outcomes = await Promise.all(
-      polled.map((poller) => pollWatched(runtime, poller, deadlineMs, startedMs)),
+      polled.map((poller) => pollWatched(runtime, poller, times, startedMs)),
     );
     const failed = outcomes.flatMap((outcome) =>
       outcome.error instanceof PollFailedError ? [outcome.error] : [],

@@ -44,10 +44,6 @@ import type { TableRef } from "@fleet-alerts/core/store";
 import { logger, logObserver } from "./observability.js";
 import { ACCOUNTS_FILE_ENV, readAccountsFile } from "./secrets.js";
 
-// Long enough for a run to pass a renewal between chunks, short enough that a crashed run delays
-// the next scheduled one by under a minute.
-const LOCK_LEASE_MS = 45_000;
-
 /**
  * Region, endpoint and credentials from the given environment when it names them. In Lambda the
  * SDK finds the same values itself; the local mode and the tests point clients at the emulators
@@ -104,12 +100,20 @@ export interface RuntimeOverrides {
   /** Told what the handlers did; in Lambda, structured log lines. */
   observer?: Observer;
   now?: () => number;
+  /**
+   * The real clock claims and leases are timed on; Date.now unless a test moves it. The local mode
+   * never sets it: its fast clock is `now`, and a lease on a fast clock would end while its holder
+   * still works.
+   */
+  wallClock?: () => number;
   /** Clock seconds per real second (the simulator's speed); SQS delays are divided by it. */
   timeScale?: number;
   /** How evidence downloads are going, for a live display. */
   evidenceProgress?: EvidenceDependencies["progress"];
   /** Smaller pages and chunks than production's, for tests that cross their boundaries with fewer events. */
   pollSizes?: Pick<PollerDependencies, "chunkEvents" | "pageEvents" | "scanSerials">;
+  /** Test seams of the poll: a checkpoint to stall or crash it at a step, a shorter lease margin. */
+  pollSeams?: Pick<PollerDependencies, "checkpoint" | "leaseMarginMs">;
 }
 
 /**
@@ -128,9 +132,11 @@ export async function buildRuntime(
   const sns = withoutSdkLogging(new SNSClient(awsClientConfig(env, "SNS")));
   const observer = overrides.observer ?? logObserver(log);
   const now = overrides.now ?? Date.now;
+  const wallClock = overrides.wallClock ?? Date.now;
   const shared = {
     cursors: new CursorStore(table),
-    lock: new AccountLock(table, LOCK_LEASE_MS),
+    // Leases and claims run on the real clock, whatever `now` is (docs/design/exactly-once.md).
+    lock: new AccountLock(table),
     alerts: new AlertStore(table),
     publications: new PublicationStore(table),
     states: new RuleStateStore(table),
@@ -151,11 +157,14 @@ export async function buildRuntime(
       observer,
       logger: log,
       now,
+      wallClock,
     }),
     logger: log,
     observer,
     now,
+    wallClock,
     ...overrides.pollSizes,
+    ...overrides.pollSeams,
     ...(config.PUBLIC_BASE_URL &&
       config.SHARE_LINK_SECRET && {
         alertLinks: new AlertLinks(new ShareStore(table), {
@@ -194,6 +203,7 @@ export async function buildRuntime(
     fleetTimeZone: config.FLEET_TIME_ZONE,
     ...(shared.alertLinks && { linkOf: alertLinkOf(shared.alertLinks) }),
     observer,
+    wallClock,
   });
   const pollers = await Promise.all(
     config.DEVICE_CLOUD_ACCOUNTS.map(async (account, index) => ({

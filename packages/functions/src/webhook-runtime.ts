@@ -23,12 +23,11 @@ export interface WebhookRuntime {
 
 export interface WebhookOverrides {
   now?: () => number;
+  /** The real clock claims are timed on; Date.now unless a test moves it. */
+  wallClock?: () => number;
   fetch?: typeof fetch;
   readSecrets?: SecretReader;
 }
-
-// A claim outlives an attempt (the POST's deadline and the writes around it) several times over.
-const LEASE_PER_TIMEOUT = 6;
 
 /** What the webhook function needs, built once per container from its environment. */
 export async function buildWebhookRuntime(
@@ -61,8 +60,8 @@ export async function buildWebhookRuntime(
     },
     fetch: overrides.fetch ?? fetch,
     now: overrides.now ?? Date.now,
+    wallClock: overrides.wallClock ?? Date.now,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-    leaseMs: config.WEBHOOK_TIMEOUT_MS * LEASE_PER_TIMEOUT,
   };
   return { config, deps, sqs };
 }

@@ -49,7 +49,7 @@ export interface Emulators {
   topicArn: string;
   /** Escalated alerts; each message's `level` attribute says to which level's people. */
   escalationTopicArn: string;
-  /** The ops topic: alarms in a deployed stage; here, a webhook target disabled by a 410. */
+  /** The ops topic: alarms in a deployed stage; here, records set aside and a webhook target disabled by a 410. */
   opsTopicArn: string;
   /**
    * Queue URLs. evidence redrives to evidenceDlq after EVIDENCE_MAX_RECEIVES receives, as deployed;

@@ -148,8 +148,10 @@ function observationText(
       return shown`recorder audit ${observation.account}, period from ${observation.period}: ${observation.devicesAudited} device(s) audited, ${observation.gaps} gap(s), ${observation.retentionsEstimated} retention(s) estimated, ${observation.calls} device-cloud call(s) (${observation.outcome})`;
     case "gps-history-unavailable":
       return shown`gps history unavailable for device ${observation.deviceid} (${observation.reason}): ${observation.alerts} alert(s) use the next best position`;
+    case "poll-fenced":
+      return shown`poll of ${observation.account} fenced at ${observation.at} (lease epoch ${observation.epoch}): another poll holds the lease; this one sent nothing more`;
     default:
-      // alert-stale, offline-confirmed, offline-suppressed
+      // alert-stale, offline-confirmed, offline-suppressed, offline-busy
       return shown`${observation.type} ${about(observation)}`;
   }
 }

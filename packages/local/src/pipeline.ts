@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Observer } from "@fleet-alerts/core";
 import { DEFAULT_EVIDENCE_CONCURRENCY } from "@fleet-alerts/core/evidence";
+import type { PollerDependencies } from "@fleet-alerts/core/poller";
 import { type GroupsFile, loadGroupsFile } from "@fleet-alerts/core/routing";
 import { createConfirmHandler } from "@fleet-alerts/functions/confirm";
 import { createEscalateHandler } from "@fleet-alerts/functions/escalate";
@@ -46,10 +47,7 @@ export interface LocalOptions {
   devices: number;
   /** The first fleet's seed; each next fleet's is one more (another fleet, other events). */
   seed: number;
-  /**
-   * The simulated fleets, one account and one simulator each (ignored with `deviceCloud`); by
-   * default two, "north" and "south".
-   */
+  /** The simulated fleets, one account and simulator each (not with `deviceCloud`); default "north", "south". */
   accounts?: readonly string[];
   /** Simulated seconds per real second. */
   speed: number;
@@ -65,6 +63,8 @@ export interface LocalOptions {
   deployedSchedule?: DeployedSchedule;
   /** Told of every poll-handler invocation once it ends, with its wall time (the benchmark prices them). */
   onPollInvocation?: (invocation: PollInvocation) => void;
+  /** The poll's test seams (a checkpoint that stalls it, a shorter lease margin): the chaos test's. */
+  pollSeams?: Pick<PollerDependencies, "checkpoint" | "leaseMarginMs">;
   evidenceDir: string;
   rulesFile?: string;
   fleetTimeZone: string;
@@ -227,7 +227,7 @@ export async function startLocalPipeline(
     [
       ...pollLoops({
         env: handlerEnv,
-        overrides,
+        overrides: { ...overrides, ...(options.pollSeams && { pollSeams: options.pollSeams }) },
         accounts: accounts.map((account) => account.id),
         pollEverySeconds: options.deployedSchedule?.pollEverySeconds ?? options.pollEverySeconds,
         timeoutSeconds: options.deployedSchedule?.timeoutSeconds ?? LOCAL_POLL_TIMEOUT_SECONDS,

@@ -5,6 +5,7 @@
  * chain polls every few real seconds whatever the simulator's speed.
  */
 import type { SQSClient } from "@aws-sdk/client-sqs";
+import { DEFAULT_DEADLINE_MARGIN_SECONDS } from "@fleet-alerts/core/config";
 import { PollFailedError } from "@fleet-alerts/core/poller";
 import { createPollHandler } from "@fleet-alerts/functions/poll";
 import { timerAccount } from "@fleet-alerts/functions/poll-chain";
@@ -37,11 +38,20 @@ export interface PollLoopOptions {
   onInvocation?: (invocation: PollInvocation) => void;
 }
 
+/**
+ * How long before its time-out a local poll stops: a stage's default margin, or a third of a
+ * shorter time-out (the chaos test's invocations of a few seconds), so that a poll still has time.
+ */
+function deadlineMarginSeconds(timeoutSeconds: number): number {
+  return Math.max(1, Math.min(DEFAULT_DEADLINE_MARGIN_SECONDS, Math.floor(timeoutSeconds / 3)));
+}
+
 export function pollLoops(options: PollLoopOptions): LoopStep[] {
   const poll = createPollHandler(
     {
       ...options.env,
       ...(options.pollEverySeconds < 60 && { POLL_EVERY_SECONDS: String(options.pollEverySeconds) }),
+      DEADLINE_MARGIN_SECONDS: String(deadlineMarginSeconds(options.timeoutSeconds)),
     },
     options.overrides,
   );

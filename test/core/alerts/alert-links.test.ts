@@ -9,6 +9,7 @@ import {
   deliverAlerts,
   newAlertRecord,
   type OutgoingAlert,
+  RECORD_CLAIM_LEASE_MS,
   RecordLedger,
   SnsAlertPublisher,
 } from "@fleet-alerts/core/alerts";
@@ -90,7 +91,7 @@ function crashingOnMark(failures: number): AlertRecords {
 
 function deliver(
   record: AlertRecord,
-  overrides: { publisher: AlertPublisher; alerts?: AlertRecords },
+  overrides: { publisher: AlertPublisher; alerts?: AlertRecords; wallClock?: () => number },
   withLinks = true,
 ) {
   const observations: Observation[] = [];
@@ -114,7 +115,7 @@ function deliver(
       [record],
       deps,
       { alertsPublished: 0, alertsFailed: 0 },
-      new RecordLedger(deps.alerts, () => NOW),
+      new RecordLedger(deps.alerts, { now: () => NOW, wallClock: deps.wallClock }),
     ),
   };
 }
@@ -127,6 +128,8 @@ async function tableText(): Promise<string> {
 }
 
 const tokenOf = (link: string) => link.slice(`${BASE}/i/`.length);
+/** A delivery's clock once a crashed delivery's claim on the record has run out. */
+const afterTheClaim = () => Date.now() + RECORD_CLAIM_LEASE_MS + 1;
 
 describe("an alert's incident link", () => {
   it("goes out in its email and SMS and opens the alert, view+ack, for SHARE_LINK_HOURS", async () => {
@@ -163,7 +166,8 @@ describe("an alert's incident link", () => {
     expect(await liveLinks(record.alertId, NOW)).toHaveLength(1); // granted, not sent
     const stored = (await alerts.get("east", record.serialno, record.ruleId)) as AlertRecord;
     expect(stored.status).toBe("pending");
-    const replay = deliver(stored, { publisher });
+    // The crashed delivery's claim holds the record for its lease; the replay comes after it.
+    const replay = deliver(stored, { publisher, wallClock: afterTheClaim });
     await replay.done;
     expect(sent).toHaveLength(1);
     const link =
@@ -183,7 +187,7 @@ describe("an alert's incident link", () => {
     const stored = (await alerts.get("east", record.serialno, record.ruleId)) as AlertRecord;
     expect(stored.status).toBe("pending");
     expect(stored.message?.sms).toContain("/i/{token}"); // the record keeps the slot, never the token
-    await deliver(stored, { publisher }).done;
+    await deliver(stored, { publisher, wallClock: afterTheClaim }).done;
     // The documented window: the topic got it twice, the same link both times.
     expect(sent).toHaveLength(2);
     expect(sent[1]?.message).toEqual(sent[0]?.message);

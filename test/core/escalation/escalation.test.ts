@@ -1,4 +1,9 @@
-import { acknowledge, type EscalationJob, runEscalation } from "@fleet-alerts/core/escalation";
+import {
+  acknowledge,
+  ESCALATION_CLAIM_LEASE_MS,
+  type EscalationJob,
+  runEscalation,
+} from "@fleet-alerts/core/escalation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type EscalationHarness,
@@ -98,11 +103,40 @@ describe("a crash", () => {
       escalatedLevels: 1,
       escalationsSent: 0,
     });
-    // Redelivered after the visibility timeout: the claim may still be live, so the job waits for its lease.
+    // Redelivered after the visibility timeout: the claim may still be live, so the job looks again
+    // until its lease has run out.
     alert.queue.redeliver(job, 60_000);
-    expect(await alert.drain()).toEqual(["waiting", "escalated"]);
+    const outcomes = await alert.drain();
+    expect(outcomes.filter((outcome) => outcome === "waiting").length).toBeGreaterThan(0);
+    expect(outcomes.filter((outcome) => outcome !== "waiting")).toEqual(["escalated"]);
     expect(alert.deps.escalationPublisher).toBe(publisher);
     expect(alert.of("alert-escalated")).toHaveLength(1);
+    expect(await escalationsSent(1)).toHaveLength(1);
+  });
+
+  it("between the claim and the publish: a live claim is not taken over while only the business clock runs ahead", async () => {
+    const alert = await firedAlert(harness, ruleWith({ after: "10m", levels: 1 }));
+    const job = alert.queue.next() as EscalationJob;
+    const crashing = {
+      ...alert.deps,
+      escalationPublisher: { publish: () => Promise.reject(new Error("crash")) },
+    };
+    await expect(runEscalation(job, crashing)).rejects.toThrow("crash");
+    // The local mode's business clock runs 60 to 300 times faster: hours on it are seconds of the
+    // wall clock the lease is measured on. A delivery now waits, and sends nothing.
+    alert.clock.nowMs += 6 * 3_600_000;
+    alert.clock.wallMs += 10_000;
+    expect(await runEscalation(job, alert.deps)).toBe("waiting");
+    // Sent back to look again in real seconds (never shortened by a fast clock), until the lease
+    // has run out on the wall clock; then taken over and sent, once.
+    expect(alert.queue.delays.at(-1)).toBe(10);
+    expect(alert.queue.onWallClock.at(-1)).toBe(true);
+    expect(await escalationsSent(0)).toEqual([]);
+    const wallAtCrash = alert.clock.wallMs - 10_000;
+    const outcomes = await alert.drain();
+    expect(outcomes.at(-1)).toBe("escalated");
+    expect(outcomes.slice(0, -1).every((outcome) => outcome === "waiting")).toBe(true);
+    expect(alert.clock.wallMs - wallAtCrash).toBeGreaterThanOrEqual(ESCALATION_CLAIM_LEASE_MS);
     expect(await escalationsSent(1)).toHaveLength(1);
   });
 

@@ -34,20 +34,30 @@ export function ruleWith(escalate: unknown): Rule {
   return parsed.rules[0] as Rule;
 }
 
+/** The business clock (`now`) and the wall clock claims are timed on; deployed, they move together. */
+export interface TwoClocks {
+  nowMs: number;
+  wallMs: number;
+}
+
 /**
  * SQS on a virtual clock: a message becomes visible `delaySeconds` after it was sent, and `next`
- * moves the clock to the first visible one, so that delays are observed, never slept through.
+ * moves the clock to the first visible one, so that delays are observed, never slept through. Both
+ * clocks move by as much, as they do in a deployed stage.
  */
 export class VirtualQueue implements JobQueue {
   readonly #waiting: { job: EscalationJob; visibleAtMs: number }[] = [];
   /** Every delay asked for, in seconds, in order. */
   readonly delays: number[] = [];
-  constructor(private readonly clock: { nowMs: number }) {}
+  /** Whether each delay was asked for on the wall clock (a claim's lease), in order. */
+  readonly onWallClock: boolean[] = [];
+  constructor(private readonly clock: TwoClocks) {}
 
   async send(messages: readonly QueueMessage[]): Promise<RefusedMessage[]> {
     for (const message of messages) {
       const delaySeconds = message.delaySeconds ?? 0;
       this.delays.push(delaySeconds);
+      this.onWallClock.push(message.delayOnWallClock === true);
       const job = escalationJobSchema.parse(JSON.parse(message.body));
       this.#waiting.push({ job, visibleAtMs: this.clock.nowMs + delaySeconds * 1000 });
     }
@@ -66,7 +76,11 @@ export class VirtualQueue implements JobQueue {
   next(): EscalationJob | undefined {
     this.#waiting.sort((a, b) => a.visibleAtMs - b.visibleAtMs);
     const first = this.#waiting.shift();
-    if (first) this.clock.nowMs = Math.max(this.clock.nowMs, first.visibleAtMs);
+    if (first) {
+      const passedMs = Math.max(0, first.visibleAtMs - this.clock.nowMs);
+      this.clock.nowMs += passedMs;
+      this.clock.wallMs += passedMs;
+    }
     return first?.job;
   }
 }
@@ -99,7 +113,7 @@ let serial = 5_000_000n;
  * scheduled on a virtual queue; and what it takes to deliver its jobs.
  */
 export async function firedAlert(harness: EscalationHarness, rule: Rule) {
-  const clock = { nowMs: FIRED_AT_MS };
+  const clock: TwoClocks = { nowMs: FIRED_AT_MS, wallMs: Date.parse("2027-01-01T00:00:00Z") };
   const observations: Observation[] = [];
   const queue = new VirtualQueue(clock);
   const now = () => clock.nowMs;
@@ -131,7 +145,7 @@ export async function firedAlert(harness: EscalationHarness, rule: Rule) {
     now,
     setAside: fakeSetAside({ observer, logger: silent, now }).setAside,
   };
-  const ledger = new RecordLedger(deliveryDeps.alerts, now);
+  const ledger = new RecordLedger(deliveryDeps.alerts, { now });
   const counts = { alertsPublished: 0, alertsFailed: 0, evidenceJobs: 0 };
   const delivered = await deliverAlerts(record ? [record] : [], deliveryDeps, counts, ledger);
   await handOn(delivered, deliveryDeps, counts, ledger);
@@ -142,6 +156,7 @@ export async function firedAlert(harness: EscalationHarness, rule: Rule) {
     escalationQueue: queue,
     observer,
     now,
+    wallClock: () => clock.wallMs,
   };
   const key = { account: "east", serialno: serial, ruleId: rule.id };
   return {

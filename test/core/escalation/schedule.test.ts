@@ -37,7 +37,7 @@ describe("scheduling escalations after publishing", () => {
     const queue = new FakeJobQueue();
     const now = () => FIRED_AT_MS + 5000;
     const deps = handingOn(alerts, queue, now);
-    const ledger = new RecordLedger(alerts, now);
+    const ledger = new RecordLedger(alerts, { now });
     const record = await publishedRecord(alerts, { after: "10m", levels: 2 });
     await handOn([record], deps, { evidenceJobs: 0 }, ledger);
     await handOn(alerts.all(), deps, { evidenceJobs: 0 }, ledger);

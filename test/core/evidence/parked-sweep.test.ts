@@ -4,13 +4,14 @@ import type { Observation } from "@fleet-alerts/core";
 import { AlertStore, SnsAlertPublisher } from "@fleet-alerts/core/alerts";
 import type { OnlineDevice } from "@fleet-alerts/core/devicecloud";
 import {
+  EVIDENCE_CLAIM_LEASE_MS,
   type EvidenceJob,
   evidenceJobSchema,
   ParkedJobStore,
   type SweepDependencies,
   sweepParkedEvidence,
 } from "@fleet-alerts/core/evidence";
-import { NOTICE_CLAIM_LEASE_MS, NoticeClaims } from "@fleet-alerts/core/notices";
+import { NoticeClaims } from "@fleet-alerts/core/notices";
 import { SqsSender } from "@fleet-alerts/core/queue";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Emulators, startEmulators } from "../../support/emulators.js";
@@ -79,11 +80,11 @@ async function queued(): Promise<EvidenceJob[]> {
   return (Messages ?? []).map((message) => evidenceJobSchema.parse(JSON.parse(message.Body as string)));
 }
 
-/** The sweep's world: the device cloud's online list, the observations, a clock. */
+/** The sweep's world: the device cloud's online list, the observations, its business and wall clocks. */
 function sweepWorld(online: string[]) {
   const seen: Observation[] = [];
   const calls = { onlineList: 0 };
-  const clock = { nowMs: EVENT_MS };
+  const clock = { nowMs: EVENT_MS, wallMs: Date.parse("2027-01-01T00:00:00Z") };
   const deps: SweepDependencies = {
     parked,
     client: {
@@ -98,6 +99,7 @@ function sweepWorld(online: string[]) {
     claims: new NoticeClaims({ documents: emulators.clients.documents, tableName: emulators.tableName }),
     observer: { observe: (observation) => void seen.push(observation) },
     now: () => clock.nowMs,
+    wallClock: () => clock.wallMs,
   };
   return { deps, seen, calls, clock };
 }
@@ -124,6 +126,8 @@ describe("parked evidence in the table", () => {
       keptUntilMs: EVENT_MS + 2 * DAY_MS,
       retentionDays: 2,
     });
+    expect(await parked.anyOf(ACCOUNT)).toBe(true);
+    expect(await parked.anyOf("elsewhere")).toBe(false);
     await park(vanHash);
     const ofVan: string[] = [];
     for await (const page of parked.ofDevice(ACCOUNT, "van"))
@@ -192,18 +196,40 @@ describe("the parked-evidence sweep", () => {
     expect(await emulators.readInbox({ waitMs: 300 })).toEqual([]);
   });
 
-  it("sends the at-risk notice after a failed publish, once, when the claim's lease has run out", async () => {
-    await park(await jobOf("away"));
+  it("sends the at-risk notice after a failed publish, once, when the claim's wall-clock lease has run out", async () => {
+    const job = await jobOf("away");
+    await park(job);
     const { deps, clock } = sweepWorld([]);
     clock.nowMs = EVENT_MS + 1.5 * DAY_MS;
     const failing = { ...deps, publisher: { publish: async () => Promise.reject(new Error("SNS is down")) } };
     await expect(sweepParkedEvidence(ACCOUNT, failing)).rejects.toThrow("SNS is down");
-    // The claim stands until its lease runs out: a sweep meanwhile sends nothing, then one sends it.
+    // The claim stands until its lease runs out on the wall clock, however far the business clock
+    // runs (the local mode's, 60 to 300 times faster): a sweep meanwhile sends nothing.
+    clock.nowMs += 6 * 3_600_000;
+    clock.wallMs += EVIDENCE_CLAIM_LEASE_MS - 1;
     expect(await sweepParkedEvidence(ACCOUNT, deps)).toMatchObject({ atRisk: 0 });
     expect(await emulators.readInbox({ waitMs: 300 })).toEqual([]);
-    clock.nowMs += NOTICE_CLAIM_LEASE_MS;
+    clock.wallMs += 1;
     expect(await sweepParkedEvidence(ACCOUNT, deps)).toMatchObject({ atRisk: 1 });
+    const [notice, ...more] = await emulators.readInbox({ atLeast: 1 });
+    expect(more).toEqual([]);
+    expect(notice?.attributes.notice_id).toEqual({
+      type: "String",
+      value: `evidence-at-risk:${job.alertId}`,
+    });
+  });
+
+  it("sends the at-risk notice once when two sweeps run at once", async () => {
+    await park(await jobOf("away"));
+    const { deps, clock } = sweepWorld([]);
+    clock.nowMs = EVENT_MS + 1.5 * DAY_MS;
+    const tallies = await Promise.all([
+      sweepParkedEvidence(ACCOUNT, deps),
+      sweepParkedEvidence(ACCOUNT, deps),
+    ]);
+    expect(tallies.map((tally) => tally.atRisk).sort()).toEqual([0, 1]);
     expect(await emulators.readInbox({ atLeast: 1 })).toHaveLength(1);
+    expect(await emulators.readInbox({ waitMs: 300 })).toEqual([]);
   });
 
   it("gives a job up past its deadline: sent back marked overwritten, no longer parked", async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import type { AlertPublisher } from "@fleet-alerts/core/alerts";
-import { runNotices } from "@fleet-alerts/core/notices";
+import { NOTICE_CLAIM_LEASE_MS, runNotices } from "@fleet-alerts/core/notices";
 import {
   type groupSchema,
   instantOf,
@@ -46,10 +46,34 @@ async function envOf(groups: z.input<typeof groupSchema>[]) {
   };
 }
 
-/** The notices function's dependencies for these groups, on a clock the test sets. */
-async function runtime(groups: z.input<typeof groupSchema>[], clock: { nowMs: number }) {
-  return buildNoticesRuntime(await envOf(groups), { now: () => clock.nowMs });
+/** The business clock (what notices say, when they are due) and the wall clock claims are timed on. */
+interface Clocks {
+  nowMs: number;
+  wallMs?: number;
 }
+
+/** The notices function's dependencies for these groups, on clocks the test sets. */
+async function runtime(groups: z.input<typeof groupSchema>[], clock: Clocks) {
+  clock.wallMs ??= Date.parse("2027-01-01T00:00:00Z");
+  return buildNoticesRuntime(await envOf(groups), {
+    now: () => clock.nowMs,
+    wallClock: () => clock.wallMs as number,
+  });
+}
+
+/** A topic that dies once, as a run would between its claim and its publish; then the real one. */
+function crashingOnce(publisher: AlertPublisher): AlertPublisher {
+  let crashed = false;
+  return {
+    publish: (messages) => {
+      if (crashed) return publisher.publish(messages);
+      crashed = true;
+      return Promise.reject(new Error("crashed between the claim and the publish"));
+    },
+  };
+}
+
+const noticeIdOf = (message: InboxMessage | undefined) => message?.attributes.notice_id?.value;
 
 /** A queue subscribed as one recipient's subscription is: filtered on `to`. */
 async function inboxOf(channel: "email" | "sms", address: string) {
@@ -113,12 +137,16 @@ describe("quiet-hour summaries", () => {
     expect((await runNotices(deps)).quietSummaries).toBe(0);
     for (const inbox of inboxes) expect(await inbox.read()).toEqual([]);
 
+    // Two runs at once (a schedule's retry beside the next): one sends.
     clock.nowMs = berlin("2026-03-29", "06:05");
-    expect((await runNotices(deps)).quietSummaries).toBe(1);
+    const runs = await Promise.all([runNotices(deps), runNotices(deps)]);
+    expect(runs.map((run) => run.quietSummaries).sort()).toEqual([0, 1]);
     for (const inbox of inboxes) {
       const [message, ...rest] = await inbox.read(1);
       expect(rest).toEqual([]);
       expect(message?.attributes.kind?.value).toBe("quiet-summary");
+      // The same id for every recipient's copy and every re-send: the group and the window's end.
+      expect(noticeIdOf(message)).toBe(`quiet-summary:night-spring:${new Date(endMs).toISOString()}`);
       const email = emailOf(message);
       expect(email).toContain("2026-03-28 22:00 to 2026-03-29 06:00 (Europe/Berlin, 7 hours)");
       expect(email).toContain("2026-03-29 03:30  overspeed (warning)  vehicle B-XY 3 (device dev-3)");
@@ -130,7 +158,7 @@ describe("quiet-hour summaries", () => {
     for (const inbox of inboxes) expect(await inbox.read()).toEqual([]);
   });
 
-  it("fall back (2026-10-25): a 9-hour window, a crash after the claim, then one summary after the lease", async () => {
+  it("fall back (2026-10-25): a 9-hour window, a crash after the claim, then one summary after the wall clock's lease", async () => {
     const group = {
       name: "night-fall",
       email: ["fall@example.com"],
@@ -145,20 +173,24 @@ describe("quiet-hour summaries", () => {
     const endMs = window?.endMs ?? 0;
     for (const serial of [11, 12, 13]) await heldItem(group.name, endMs, serial, endMs - serial * MINUTE);
     const [inbox] = await Promise.all(group.email.map((address) => inboxOf("email", address)));
-    const clock = { nowMs: berlin("2026-10-25", "06:05") };
+    const clock: Clocks = { nowMs: berlin("2026-10-25", "06:05") };
     const deps = await runtime([group], clock);
 
     // Claimed, then the run dies before the topic has the message.
     const crashing: AlertPublisher = { publish: () => Promise.reject(new Error("crashed")) };
     await expect(runNotices({ ...deps, publisher: crashing })).rejects.toThrow("1 notice task(s) failed");
-    clock.nowMs += MINUTE; // the crashed run's lease still holds
+    // The business clock runs hours on (as the local mode's does, 60 to 300 times faster), the wall
+    // clock a minute: the crashed run's lease still holds.
+    clock.nowMs += 6 * 60 * MINUTE;
+    clock.wallMs = (clock.wallMs ?? 0) + MINUTE;
     expect(await runNotices(deps)).toMatchObject({ quietSummaries: 0, busy: 1 });
     expect(await inbox?.read()).toEqual([]);
 
-    clock.nowMs += 5 * MINUTE; // lease over: taken over, sent once
+    clock.wallMs += NOTICE_CLAIM_LEASE_MS; // lease over: taken over, sent once
     expect((await runNotices(deps)).quietSummaries).toBe(1);
     const messages = (await inbox?.read(1)) ?? [];
     expect(messages).toHaveLength(1);
+    expect(noticeIdOf(messages[0])).toBe(`quiet-summary:night-fall:${new Date(endMs).toISOString()}`);
     expect(emailOf(messages[0])).toContain("(Europe/Berlin, 9 hours)");
     for (const serial of [11, 12, 13])
       expect(messages[0]?.bodies?.default).toContain(`fleet-a:${serial}:overspeed`);
@@ -242,6 +274,7 @@ describe("daily digests", () => {
     expect(email).toContain("Evidence: 1 stored, 1 unavailable, 0 pending, 0 failed, 1 without evidence.");
     expect(email).toContain("Not acknowledged (2):");
     expect(email.match(new RegExp(`^  ${BASE_URL}/i/[A-Za-z0-9_-]{22}$`, "gm"))).toHaveLength(2);
+    expect(noticeIdOf(message)).toBe("digest:depot-spring:2026-03-29");
     expect(JSON.parse(message?.bodies?.default ?? "{}")).toMatchObject({
       kind: "digest",
       date: "2026-03-29",
@@ -268,6 +301,29 @@ describe("daily digests", () => {
     await routedAlert(group.name, fromMs, 200); // too late for a digest already sent
     expect((await runNotices(deps)).digests).toBe(0);
     expect(await inbox.read()).toEqual([]);
+  });
+
+  it("a run that died between the claim and the publish: nothing within the wall clock's lease, then one digest", async () => {
+    const group = { name: "depot-crash", email: ["crash-digest@example.com"], digest: { at: "07:30" } };
+    const toMs = berlin("2026-06-02", "07:30");
+    await routedAlert(group.name, toMs - 3_600_000, 300);
+    const inbox = await inboxOf("email", group.email[0] as string);
+    const clock: Clocks = { nowMs: toMs + 3 * MINUTE };
+    const deps = await runtime([group], clock);
+    await expect(runNotices({ ...deps, publisher: crashingOnce(deps.publisher) })).rejects.toThrow(
+      "crashed between the claim and the publish",
+    );
+    clock.nowMs += 4 * 60 * MINUTE; // the business clock hours on, the wall clock not past the lease
+    clock.wallMs = (clock.wallMs ?? 0) + NOTICE_CLAIM_LEASE_MS - 1;
+    expect(await runNotices(deps)).toMatchObject({ digests: 0, busy: 1 });
+    expect(await inbox.read()).toEqual([]);
+    clock.wallMs += 1;
+    expect((await runNotices(deps)).digests).toBe(1);
+    const [message, ...rest] = await inbox.read(1);
+    expect(rest).toEqual([]);
+    expect(noticeIdOf(message)).toBe("digest:depot-crash:2026-06-02");
+    expect(JSON.parse(message?.bodies?.default ?? "{}")).toMatchObject({ total: 1 });
+    expect((await runNotices(deps)).digests).toBe(0);
   });
 });
 
@@ -304,7 +360,12 @@ describe("SMS summaries", () => {
     expect(runs.map((run) => run.smsSummaries).sort()).toEqual([0, 1]);
     const [message, ...rest] = await inbox.read(1);
     expect(rest).toEqual([]);
-    expect(message?.attributes).toMatchObject({ kind: { value: "sms-summary" }, to: { value: rid } });
+    expect(message?.attributes).toMatchObject({
+      kind: { value: "sms-summary" },
+      to: { value: rid },
+      // Per recipient with `to`; the id itself names the hour, never the number.
+      notice_id: { value: `sms-summary:${utcHourIso(hourMs)}` },
+    });
     const sms = message?.bodies?.sms ?? "";
     expect(sms).toBe(
       "fleet-alerts: 7 more alerts 13:00-14:00 not texted (SMS limit per hour). See your email.",
@@ -313,6 +374,36 @@ describe("SMS summaries", () => {
     clock.nowMs += 60 * MINUTE;
     expect((await runNotices(deps)).smsSummaries).toBe(0);
     expect(await inbox.read()).toEqual([]);
+  });
+
+  it("a run that died between the claim and the publish: nothing within the wall clock's lease, then one SMS", async () => {
+    const number = "+4915100000002";
+    const group = { name: "sms-crash", email: ["sms-crash@example.com"], sms: [number] };
+    const rid = recipientId("sms", number);
+    const hourMs = Date.parse("2026-06-02T08:00:00Z");
+    await put({
+      pk: keys.recipient(rid),
+      sk: keys.smsHour(utcHourIso(hourMs)),
+      hour: utcHourIso(hourMs),
+      expiresAt: Math.floor(hourMs / 1000) + 2 * 86_400,
+      capped: new Set(["fleet-c:1:x", "fleet-c:2:x"]),
+    });
+    const inbox = await inboxOf("sms", number);
+    const clock: Clocks = { nowMs: hourMs + 3_600_000 + 3 * MINUTE };
+    const deps = await runtime([group], clock);
+    await expect(runNotices({ ...deps, publisher: crashingOnce(deps.publisher) })).rejects.toThrow(
+      "crashed between the claim and the publish",
+    );
+    clock.nowMs += 30 * MINUTE;
+    clock.wallMs = (clock.wallMs ?? 0) + MINUTE;
+    expect(await runNotices(deps)).toMatchObject({ smsSummaries: 0, busy: 1 });
+    expect(await inbox.read()).toEqual([]);
+    clock.wallMs += NOTICE_CLAIM_LEASE_MS;
+    expect((await runNotices(deps)).smsSummaries).toBe(1);
+    const [message, ...rest] = await inbox.read(1);
+    expect(rest).toEqual([]);
+    expect(message?.bodies?.sms).toContain("2 more alerts 10:00-11:00 not texted");
+    expect((await runNotices(deps)).smsSummaries).toBe(0);
   });
 });
 
@@ -326,8 +417,9 @@ describe("the handler", () => {
       now: () => berlin("2026-06-01", "08:05"),
       logger: { info: log, warn: log, error: log },
     });
-    expect(await handler({}, {})).toEqual({ quietSummaries: 0, digests: 1, smsSummaries: 0, busy: 0 });
-    expect(lines).toEqual([{ quietSummaries: 0, digests: 1, smsSummaries: 0, busy: 0 }]);
+    const summary = { quietSummaries: 0, digests: 1, smsSummaries: 0, busy: 0, setAsideTold: 0 };
+    expect(await handler({}, {})).toEqual(summary);
+    expect(lines).toEqual([summary]);
     expect(emailOf((await inbox.read(1))[0])).toContain(
       "2026-05-31 08:00 to 2026-06-01 08:00 (Europe/Berlin, 24 hours)",
     );

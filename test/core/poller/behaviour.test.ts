@@ -186,12 +186,14 @@ describe("the poll handler's run", () => {
     const cursor = BigInt((await pollWithClock(pipeline as Pipeline)).cursor ?? "0");
     simulator.control.advance(6 * 3_600_000);
     let pastDeadline = false;
+    const deadlineMs = Date.now() + 60_000;
     const first = await pollWithClock(pipeline as Pipeline, "north", {
-      deadlineMs: Date.now() + 60_000,
+      deadlineMs,
+      endsAtMs: deadlineMs + 10_000,
       chunkEvents: 100,
       // The deadline passes as the first chunk moves the cursor, while the second chunk's records
-      // are written: the run must send that one too and stop right after it.
-      wallClock: () => (pastDeadline ? Number.POSITIVE_INFINITY : Date.now()),
+      // are written: the run must send that one too (its invocation has not ended) and stop right after it.
+      wallClock: () => (pastDeadline ? deadlineMs : Date.now()),
       checkpoint: (step) => {
         if (step === "cursor-advanced") pastDeadline = true;
       },

@@ -63,7 +63,7 @@ function world(service: { habits: FakeEventQueryHabits; cap?: number }) {
   fakes.deps.client.events.push(...backlog(BACKLOG));
   fakes.deps.client.habits = structuredClone(service.habits);
   if (service.cap !== undefined) fakes.deps.client.pageSize = service.cap;
-  void fakes.deps.cursors.advance(ACCOUNT, undefined, START, NOW);
+  void fakes.deps.cursors.advance(ACCOUNT, undefined, START, NOW, 0);
   return fakes;
 }
 
@@ -136,7 +136,9 @@ describe("a crash at every page boundary, then run again", () => {
   for (const [name, service] of Object.entries(SERVICES)) {
     it(`publishes each alert exactly once: a service that ${name}`, async () => {
       const control = world(service);
-      expect(await pollAccount(SETTINGS, control.deps, Number.POSITIVE_INFINITY)).toMatchObject({
+      expect(
+        await pollAccount(SETTINGS, control.deps, { deadlineMs: Number.POSITIVE_INFINITY }),
+      ).toMatchObject({
         outcome: "caught-up",
         eventsRead: BACKLOG,
       });
@@ -157,7 +159,7 @@ describe("a crash at every page boundary, then run again", () => {
           const run = await pollAccount(
             SETTINGS,
             { ...crashed.deps, checkpoint },
-            Number.POSITIVE_INFINITY,
+            { deadlineMs: Number.POSITIVE_INFINITY },
           ).catch((error: Error) => error);
           if (!(run instanceof Error)) break;
           expect(run.message).toBe(`crash at ${step}`);

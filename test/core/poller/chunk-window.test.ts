@@ -29,10 +29,10 @@ describe("the records a chunk reads back", () => {
       eventtime: new Date(NOW - 600_000 + index).toISOString(),
     }));
     deps.client.events.push(...backlog);
-    await deps.cursors.advance(SETTINGS.account, undefined, START, NOW);
+    await deps.cursors.advance(SETTINGS.account, undefined, START, NOW, 0);
     const inWindow = vi.spyOn(deps.alerts, "inWindow");
 
-    const summary = await pollAccount(SETTINGS, deps, Number.POSITIVE_INFINITY);
+    const summary = await pollAccount(SETTINGS, deps, { deadlineMs: Number.POSITIVE_INFINITY });
 
     expect(summary).toMatchObject({ outcome: "caught-up", eventsRead: backlog.length });
     expect(deps.alerts.all()).toHaveLength(backlog.length * SETTINGS.rules.length);

@@ -64,7 +64,7 @@ function world(answer: (client: FakeDeviceCloud) => void) {
   client.gpsPoints.set("D1", track("D1", 13.4));
   client.gpsPoints.set("D2", track("D2", 13.5));
   answer(client);
-  void fakes.deps.cursors.advance("east", undefined, 0n, NOW);
+  void fakes.deps.cursors.advance("east", undefined, 0n, NOW, 0);
   return fakes;
 }
 
@@ -83,7 +83,7 @@ function fleetDevice(deviceid: string, gpsdata: FleetDevice["gpsdata"]): FleetDe
 
 async function pollOnce(answer: (client: FakeDeviceCloud) => void) {
   const fakes = world(answer);
-  const summary = await pollAccount(SETTINGS, fakes.deps, Number.POSITIVE_INFINITY);
+  const summary = await pollAccount(SETTINGS, fakes.deps, { deadlineMs: Number.POSITIVE_INFINITY });
   const bodies = fakes.deps.publisher.accepted.map((alert) => JSON.parse(alert.message.default) as AlertBody);
   const placed = Object.fromEntries(
     bodies.map((body) => [body.serialno, body.position?.source ?? "unknown"]),
@@ -167,7 +167,7 @@ describe("alert positions when the GPS history fails", () => {
         deps.publisher.accepted.find((alert) => alert.alertId === "east:3:shock")?.message.email,
       ).toContain("Position:   unknown (the event had no coordinates, ");
       // A second run finds nothing new to publish.
-      await pollAccount(SETTINGS, deps, Number.POSITIVE_INFINITY);
+      await pollAccount(SETTINGS, deps, { deadlineMs: Number.POSITIVE_INFINITY });
       expect(deps.publisher.acceptedIds()).toHaveLength(3);
     },
   );
@@ -187,7 +187,7 @@ describe("alert positions when the GPS history fails", () => {
   it("never calls /api/gps when the account's budget is 0", async () => {
     const fakes = world(() => undefined);
     const settings = { ...SETTINGS, gps: { ...SETTINGS.gps, budgetMs: 0 } };
-    const summary = await pollAccount(settings, fakes.deps, Number.POSITIVE_INFINITY);
+    const summary = await pollAccount(settings, fakes.deps, { deadlineMs: Number.POSITIVE_INFINITY });
     expect(fakes.deps.client.gpsRequests).toEqual([]);
     expect(summary).toMatchObject({
       gpsLookups: 0,
@@ -211,8 +211,8 @@ describe("the cost of positions", () => {
     const quiet = (alert: DeviceEvent) =>
       alert.deviceid === "D0" && Number(alert.serialno) > 200 && Number(alert.serialno) <= 400;
     client.events.push(...events.filter((alert) => !quiet(alert)));
-    void fakes.deps.cursors.advance("east", undefined, 0n, NOW);
-    const summary = await pollAccount(SETTINGS, fakes.deps, Number.POSITIVE_INFINITY);
+    void fakes.deps.cursors.advance("east", undefined, 0n, NOW, 0);
+    const summary = await pollAccount(SETTINGS, fakes.deps, { deadlineMs: Number.POSITIVE_INFINITY });
 
     const range = (deviceid: string, alerts: readonly DeviceEvent[]) => {
       const times = alerts.map((alert) => Date.parse(alert.eventtime));

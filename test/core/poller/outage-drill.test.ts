@@ -112,6 +112,8 @@ async function runDrill(outageHours: number): Promise<Drill> {
     try {
       const [summary] = await runPollers([{ settings: SETTINGS, deps, carry }], {
         deadlineMs: RUN_BUDGET_MS,
+        // The invocation's end: the deadline's margin covers the two chunks under way.
+        endsAtMs: RUN_BUDGET_MS + 2 * CHUNK_COST_MS,
       });
       runs.push({ atMs, ...(summary && { summary, lagSeconds: summary.lagSeconds }) });
     } catch (error) {

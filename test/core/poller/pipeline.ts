@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Observation } from "@fleet-alerts/core";
 import {
   type PollerDependencies,
+  type PollOptions,
   type PollStep,
   type PollSummary,
   pollAccount,
@@ -118,13 +119,16 @@ export async function pollWithClock(
       PollerDependencies,
       "checkpoint" | "chunkEvents" | "confirmQueue" | "now" | "pageEvents" | "staleSummaries" | "wallClock"
     >
-  > & {
-    deadlineMs?: number;
-  } = {},
+  > &
+    Partial<Pick<PollOptions, "deadlineMs" | "endsAtMs">> = {},
 ): Promise<PollSummary> {
   const { deps, settings } = await accountRuntime(pipeline, account);
-  const { deadlineMs = Number.POSITIVE_INFINITY, ...overrides } = seams;
-  return pollAccount(settings, { ...deps, now: virtualNow(pipeline), ...overrides }, deadlineMs);
+  const { deadlineMs = Number.POSITIVE_INFINITY, endsAtMs, ...overrides } = seams;
+  return pollAccount(
+    settings,
+    { ...deps, now: virtualNow(pipeline), ...overrides },
+    { deadlineMs, ...(endsAtMs !== undefined && { endsAtMs }) },
+  );
 }
 
 export async function accountRuntime(pipeline: Pipeline, account = "north") {

@@ -1,78 +1,13 @@
-import type { DeviceEvent, FleetDevice } from "@fleet-alerts/core/devicecloud";
 import {
-  type AccountSettings,
   POLL_STEPS,
-  type PollerDependencies,
   type PollStep,
   type PollSummary,
   pollAccount,
   TickCarry,
 } from "@fleet-alerts/core/poller";
-import { type RuleInput, ruleSchema } from "@fleet-alerts/core/rules";
 import { describe, expect, it, vi } from "vitest";
 import { fakePollerDependencies } from "../../support/fakes/index.js";
-
-const NOW = Date.parse("2026-01-05T12:00:00Z");
-const ACCOUNT = "east";
-const START = 1_000n;
-const RULES: RuleInput[] = [
-  {
-    id: "speed",
-    events: [13],
-    severity: "warning",
-    cooldownSeconds: 600,
-    evidence: { channels: [1], secondsBefore: 5, secondsAfter: 5 },
-  },
-  { id: "shock", events: [16], severity: "critical", staleAfterSeconds: 1800 },
-  { id: "offline", events: [3], severity: "info", offlineForMinutes: 5 },
-  { id: "disk", events: [12], severity: "critical" },
-];
-const SETTINGS: AccountSettings = {
-  account: ACCOUNT,
-  rules: RULES.map((rule) => ruleSchema.parse(rule)),
-  fleetTimeZone: "Europe/Berlin",
-  gps: { speedUnit: "km/h", budgetMs: 1_000 },
-};
-const CODES = [13, 13, 16, 3, 0, 12, 13];
-
-/** `count` events after START over the last hour, on four devices, of every kind the rules handle. */
-function events(count: number): DeviceEvent[] {
-  return Array.from({ length: count }, (_, index) => ({
-    serialno: START + BigInt(index + 1),
-    deviceid: `D${index % 4}`,
-    appdevid: CODES[index % CODES.length] as number,
-    eventtime: new Date(NOW - 3_600_000 + index * 13_000).toISOString(),
-  }));
-}
-
-/** A poller over fakes whose cursor is at START, with `count` events after it, in chunks of 100. */
-function world(count = 250) {
-  const fakes = fakePollerDependencies(NOW);
-  // 250 events cross two chunk boundaries.
-  (fakes.deps as PollerDependencies).chunkEvents = 100;
-  fakes.deps.client.events.push(...events(count));
-  fakes.deps.client.devices = [{ deviceid: "D1", vehicleid: "B-AB 123", channel: 2 } as FleetDevice];
-  void fakes.deps.cursors.advance(ACCOUNT, undefined, START, NOW);
-  return fakes;
-}
-
-const poll = (deps: PollerDependencies, deadlineMs = Number.POSITIVE_INFINITY) =>
-  pollAccount(SETTINGS, deps, deadlineMs);
-
-/** What a run left behind, to compare runs by. */
-async function outcome({ deps }: ReturnType<typeof world>) {
-  return {
-    published: deps.publisher.acceptedIds().sort(),
-    records: deps.alerts.all().map((record) => `${record.alertId} ${record.status}`),
-    // A replay sends an alert's jobs again if it crashed before remembering them: the evidence
-    // function stores its evidence once all the same (an SQS consumer takes any job twice).
-    evidence: [...new Set(deps.evidenceQueue.jobs<{ alertId: string }>().map((job) => job.alertId))].sort(),
-    // A replay sends an Offline check again if its step did not finish: the confirmation takes it once.
-    offlineChecks: [...new Set(deps.confirmQueue.sent.map((message) => message.body))].sort(),
-    states: await deps.states.loadAll(ACCOUNT),
-    cursor: await deps.cursors.read(ACCOUNT),
-  };
-}
+import { ACCOUNT, events, NOW, outcome, poll, SETTINGS, START, world } from "./fake-world.js";
 
 describe("pollAccount over in-memory ports", () => {
   it("publishes each alert once, caught up, and publishes nothing on the next run", async () => {
@@ -122,7 +57,7 @@ describe("pollAccount over in-memory ports", () => {
   it("records each chunk while the one before goes out, and sends it only once that one moved the cursor", async () => {
     const { deps } = world(450); // five chunks, each with alerts
     const steps: PollStep[] = [];
-    expect(await poll({ ...deps, checkpoint: (step) => steps.push(step) })).toMatchObject({
+    expect(await poll({ ...deps, checkpoint: (step) => void steps.push(step) })).toMatchObject({
       outcome: "caught-up",
       cursor: "1450",
     });
@@ -150,9 +85,10 @@ describe("pollAccount over in-memory ports", () => {
     const cursors = {
       read: async (account: string) => {
         const cursor = (await deps.cursors.read(account)) as bigint;
-        // The other run, meanwhile: once this one holds the lease (its look before is not disturbed).
+        // The other run, meanwhile: once this one holds the lease (its look before is not disturbed);
+        // an operator's move, or a run of no later lease.
         if (deps.lock.holder(account) !== undefined)
-          await deps.cursors.advance(account, cursor, cursor + 100n, NOW);
+          await deps.cursors.advance(account, cursor, cursor + 100n, NOW, 0);
         return cursor;
       },
       advance: deps.cursors.advance.bind(deps.cursors),
@@ -201,7 +137,11 @@ describe("pollAccount over in-memory ports", () => {
 
   it("skips an account whose lease another run holds, and starts a first run at the newest event", async () => {
     const held = world();
-    await held.deps.lock.acquire(ACCOUNT, "someone else", NOW);
+    await held.deps.lock.acquire(ACCOUNT, {
+      token: "someone else",
+      nowMs: Date.now(),
+      untilMs: Date.now() + 60_000,
+    });
     expect(await poll(held.deps)).toMatchObject({ outcome: "locked", eventsRead: 0 });
 
     const first = fakePollerDependencies(NOW);
@@ -231,7 +171,7 @@ describe("ticks of one invocation (a poll every few seconds)", () => {
     const all = events(250);
     for (const slice of [all.slice(0, 90), all.slice(90, 91), [], all.slice(91)]) {
       ticked.deps.client.events.push(...slice);
-      await pollAccount(SETTINGS, ticked.deps, Number.POSITIVE_INFINITY, carry);
+      await pollAccount(SETTINGS, ticked.deps, { deadlineMs: Number.POSITIVE_INFINITY, carry });
     }
     expect(loads).toHaveBeenCalledTimes(1);
     expect(await outcome(ticked)).toEqual(await outcome(control));
@@ -241,12 +181,12 @@ describe("ticks of one invocation (a poll every few seconds)", () => {
     const { deps } = world(10);
     const loads = vi.spyOn(deps.states, "loadAll");
     const carry = new TickCarry();
-    await pollAccount(SETTINGS, deps, Number.POSITIVE_INFINITY, carry);
+    await pollAccount(SETTINGS, deps, { deadlineMs: Number.POSITIVE_INFINITY, carry });
     deps.client.events.push(...events(20).slice(10));
     await poll(deps); // another invocation, overlapping this one
     // The next events: a poll that finds none reads nothing at all, rule states included.
     deps.client.events.push(...events(25).slice(20));
-    await pollAccount(SETTINGS, deps, Number.POSITIVE_INFINITY, carry);
+    await pollAccount(SETTINGS, deps, { deadlineMs: Number.POSITIVE_INFINITY, carry });
     expect(loads).toHaveBeenCalledTimes(3);
 
     deps.client.events.push(...events(30).slice(25));
@@ -254,10 +194,10 @@ describe("ticks of one invocation (a poll every few seconds)", () => {
       if (step === "states-saved") throw new Error("crash");
     };
     await expect(
-      pollAccount(SETTINGS, { ...deps, checkpoint: crash }, Number.POSITIVE_INFINITY, carry),
+      pollAccount(SETTINGS, { ...deps, checkpoint: crash }, { deadlineMs: Number.POSITIVE_INFINITY, carry }),
     ).rejects.toThrow("crash");
     expect(loads).toHaveBeenCalledTimes(3); // the cursor had not moved: the failed tick read none
-    await pollAccount(SETTINGS, deps, Number.POSITIVE_INFINITY, carry);
+    await pollAccount(SETTINGS, deps, { deadlineMs: Number.POSITIVE_INFINITY, carry });
     expect(loads).toHaveBeenCalledTimes(4);
   });
 });

@@ -74,11 +74,12 @@ function world() {
       gpsdata: { lat: 48.1, lng: 11.6, time: NOW, speedInKmh: 30, trackingAngle: 90 },
     } as FleetDevice,
   ];
-  void fakes.deps.cursors.advance(ACCOUNT, undefined, START, NOW);
+  void fakes.deps.cursors.advance(ACCOUNT, undefined, START, NOW, 0);
   return { ...fakes, granted };
 }
 
-const poll = (deps: PollerDependencies) => pollAccount(SETTINGS, deps, Number.POSITIVE_INFINITY);
+const poll = (deps: PollerDependencies) =>
+  pollAccount(SETTINGS, deps, { deadlineMs: Number.POSITIVE_INFINITY });
 
 const staleShocks = (deps: ReturnType<typeof world>["deps"]) =>
   deps.alerts

@@ -1,7 +1,12 @@
 import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { type AlertPublisher, AlertStore } from "@fleet-alerts/core/alerts";
 import { evidenceJobSchema, evidencePrefix } from "@fleet-alerts/core/evidence";
-import { NoticeClaims, StaleSummaryNotices, StaleSummaryStore } from "@fleet-alerts/core/notices";
+import {
+  NOTICE_CLAIM_LEASE_MS,
+  NoticeClaims,
+  StaleSummaryNotices,
+  StaleSummaryStore,
+} from "@fleet-alerts/core/notices";
 import { pollAccount } from "@fleet-alerts/core/poller";
 import { groupsFileSchema, recipientId, UNROUTED_RECIPIENT } from "@fleet-alerts/core/routing";
 import { ShareStore } from "@fleet-alerts/core/share";
@@ -238,7 +243,7 @@ describe("the stale summary of a catch-up", () => {
     const pipeline = await started();
     const { settings, deps } = await accountRuntime(pipeline);
     const poll = () =>
-      pollAccount(settings, { ...deps, now: virtualNow(pipeline) }, Number.POSITIVE_INFINITY);
+      pollAccount(settings, { ...deps, now: virtualNow(pipeline) }, { deadlineMs: Number.POSITIVE_INFINITY });
     const requestsOf = async (polled: () => Promise<unknown>) => {
       const before = await pipeline.emulators.requestCounts();
       await polled();
@@ -319,21 +324,27 @@ describe("the stale summary of a catch-up", () => {
         if (crashAfterMark) throw new Error("crash right after the summary was marked sent");
       }
     }
-    // The poller's stale summaries, as the runtime builds them, but dying at the chosen point.
-    const crashing = new StaleSummaryNotices({
-      store: new StaleSummaryStore(table),
-      claims: new CrashingClaims(table),
-      publisher: {
-        publish: (messages) => {
-          if (crashBeforePublish) throw new Error("crash between the claim and the publish");
-          return deps.publisher.publish(messages);
-        },
-      } satisfies AlertPublisher,
-      alerts: deps.alerts,
-      groups: groupsFileSchema.parse(GROUPS),
-      fleetTimeZone: "Europe/Berlin",
-      observer: { observe: () => undefined },
+    // The poller's stale summaries, as the runtime builds them, but dying at the chosen point, and
+    // with claims on a wall clock the test moves.
+    const wall = { ms: Date.parse("2027-01-01T00:00:00Z") };
+    const summaries = (claims: NoticeClaims, publisher: AlertPublisher) =>
+      new StaleSummaryNotices({
+        store: new StaleSummaryStore(table),
+        claims,
+        publisher,
+        alerts: deps.alerts,
+        groups: groupsFileSchema.parse(GROUPS),
+        fleetTimeZone: "Europe/Berlin",
+        observer: { observe: () => undefined },
+        wallClock: () => wall.ms,
+      });
+    const crashing = summaries(new CrashingClaims(table), {
+      publish: (messages) => {
+        if (crashBeforePublish) throw new Error("crash between the claim and the publish");
+        return deps.publisher.publish(messages);
+      },
     });
+    const healthy = { staleSummaries: summaries(new NoticeClaims(table), deps.publisher) };
 
     // Summary 1: the first group ("everyone") told, then the run dies before the next. The next
     // poll tells the other, and the first not again.
@@ -357,12 +368,15 @@ describe("the stale summary of a catch-up", () => {
     crashBeforePublish = true;
     await pollWithClock(pipeline, "north", { staleSummaries: crashing });
     expect(summariesOf(await drainInbox(pipeline.emulators))).toEqual([]);
-    expect(await pollWithClock(pipeline)).toMatchObject({ outcome: "caught-up" });
+    // The business clock runs past the lease (as the local mode's does): the lease is the wall clock's.
+    pipeline.simulator.control.advance(2 * NOTICE_CLAIM_LEASE_MS);
+    wall.ms += MINUTE_MS;
+    expect(await pollWithClock(pipeline, "north", healthy)).toMatchObject({ outcome: "caught-up" });
     const withinLease = summariesOf(await drainInbox(pipeline.emulators));
     expect(withinLease.map((summary) => [summary.to, summary.body.summary])).toEqual([[SAFETY, 2]]);
-    pipeline.simulator.control.advance(6 * MINUTE_MS);
-    await pollWithClock(pipeline);
-    await pollWithClock(pipeline);
+    wall.ms += NOTICE_CLAIM_LEASE_MS;
+    await pollWithClock(pipeline, "north", healthy);
+    await pollWithClock(pipeline, "north", healthy);
     const late = summariesOf(await drainInbox(pipeline.emulators)).filter(
       (summary) => summary.body.summary === 2,
     );
@@ -372,6 +386,57 @@ describe("the stale summary of a catch-up", () => {
         [FLEET, 1],
       ].sort((a, b) => ((a[0] as string) < (b[0] as string) ? -1 : 1)),
     );
+  }, 60_000);
+});
+
+describe("a stale summary owed when two polls meet", () => {
+  it("is told once per group when two containers send what is owed at once, each message named by its notice", async () => {
+    const pipeline = await started();
+    inject(pipeline, 16, 2, 7 * 60);
+    const { deps } = await accountRuntime(pipeline);
+    const table = tableOf(pipeline);
+    // The catch-up closes its summary, then dies before it claims a group's notice: owed.
+    class DyingBeforeTheClaim extends NoticeClaims {
+      override async claim(): Promise<boolean> {
+        throw new Error("died after closing the summary, before any claim");
+      }
+    }
+    const container = (claims: NoticeClaims) =>
+      new StaleSummaryNotices({
+        store: new StaleSummaryStore(table),
+        claims,
+        publisher: deps.publisher,
+        alerts: deps.alerts,
+        groups: groupsFileSchema.parse(GROUPS),
+        fleetTimeZone: "Europe/Berlin",
+        observer: { observe: () => undefined },
+        wallClock: Date.now,
+      });
+    expect(
+      await pollWithClock(pipeline, "north", { staleSummaries: container(new DyingBeforeTheClaim(table)) }),
+    ).toMatchObject({ outcome: "caught-up", stale: 2 });
+    expect(summariesOf(await drainInbox(pipeline.emulators))).toEqual([]);
+
+    // Two polls that find nothing new, in two containers, tell what is owed at the same moment.
+    const clock = { now: virtualNow(pipeline), pastDeadline: () => false };
+    const cursor = (await deps.cursors.read("north")) as bigint;
+    await Promise.all([
+      container(new NoticeClaims(table)).sendOwed("north", cursor, clock),
+      container(new NoticeClaims(table)).sendOwed("north", cursor, clock),
+    ]);
+    const messages = await drainInbox(pipeline.emulators);
+    expect(summariesOf(messages).map((summary) => summary.to)).toEqual([DEPOT, FLEET, SAFETY].sort());
+    // One id per group's notice of summary 1, whichever run (or re-send) carries it.
+    expect(
+      messages
+        .filter((message) => message.attributes.kind?.value === "stale-summary")
+        .map((message) => message.attributes.notice_id?.value)
+        .sort(),
+    ).toEqual([
+      "stale-summary:north:1:everyone",
+      "stale-summary:north:1:everyone",
+      "stale-summary:north:1:safety",
+    ]);
   }, 60_000);
 });
 

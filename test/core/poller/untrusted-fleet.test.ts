@@ -76,7 +76,7 @@ function world(evidenceQueue = new FakeJobQueue()) {
   };
   fakes.deps.client.events.push(...crashes());
   fakes.deps.client.devices = HOSTILE.map(device);
-  void fakes.deps.cursors.advance(ACCOUNT, undefined, START, NOW);
+  void fakes.deps.cursors.advance(ACCOUNT, undefined, START, NOW, 0);
   return { ...fakes, deps, fake: fakes.deps, queues: queuesOf(deps) };
 }
 
@@ -96,7 +96,7 @@ const everyAlert = crashes()
 describe("a fleet whose names and ids are hostile, over ports as strict as AWS", () => {
   it("sends every alert of every device once, queues its evidence, webhook and escalation jobs, and moves the cursor", async () => {
     const { deps, queues, observations, setAside } = world();
-    const summary = await pollAccount(SETTINGS, deps, Number.POSITIVE_INFINITY);
+    const summary = await pollAccount(SETTINGS, deps, { deadlineMs: Number.POSITIVE_INFINITY });
 
     expect(summary).toMatchObject({
       outcome: "caught-up",
@@ -138,9 +138,13 @@ describe("a fleet whose names and ids are hostile, over ports as strict as AWS",
       if (step === "jobs-queued" && crashesSoFar++ === 0) throw new Error("crash after jobs-queued");
     };
     await expect(
-      pollAccount(SETTINGS, { ...crashed.deps, checkpoint: crashOnce }, Number.POSITIVE_INFINITY),
+      pollAccount(
+        SETTINGS,
+        { ...crashed.deps, checkpoint: crashOnce },
+        { deadlineMs: Number.POSITIVE_INFINITY },
+      ),
     ).rejects.toThrow(/crash/);
-    const summary = await pollAccount(SETTINGS, crashed.deps, Number.POSITIVE_INFINITY);
+    const summary = await pollAccount(SETTINGS, crashed.deps, { deadlineMs: Number.POSITIVE_INFINITY });
 
     expect(summary.outcome).toBe("caught-up");
     expect(await crashed.deps.cursors.read(ACCOUNT)).toBe(LAST);
@@ -178,7 +182,7 @@ describe("a fleet whose names and ids are hostile, over ports as strict as AWS",
     const { deps, fake, observations, setAside } = world();
     const huge = fake.client.events.find((event) => event.deviceid === "D-plain-1") as DeviceEvent;
     Object.assign(huge, { memo: "m".repeat(500_000) });
-    const summary = await pollAccount(SETTINGS, deps, Number.POSITIVE_INFINITY);
+    const summary = await pollAccount(SETTINGS, deps, { deadlineMs: Number.POSITIVE_INFINITY });
 
     const hugeId = `${ACCOUNT}:${huge.serialno}:crash`;
     expect(summary.outcome).toBe("caught-up");
@@ -198,7 +202,7 @@ describe("a fleet whose names and ids are hostile, over ports as strict as AWS",
     const { deps, fake, observations, setAside } = world();
     const refused = `${ACCOUNT}:${START + 2n}:crash`;
     fakePublisherOf(deps).verdict = (alert) => (alert.alertId === refused ? "permanent" : "ok");
-    const summary = await pollAccount(SETTINGS, deps, Number.POSITIVE_INFINITY);
+    const summary = await pollAccount(SETTINGS, deps, { deadlineMs: Number.POSITIVE_INFINITY });
 
     expect(summary).toMatchObject({ outcome: "caught-up", alertsPublished: 9, alertsFailed: 1 });
     expect(await deps.cursors.read(ACCOUNT)).toBe(LAST);

@@ -46,7 +46,7 @@ function world(online: number | undefined) {
     eventtime: new Date(NOW - (12 - index) * 1000).toISOString(),
   }));
   fakes.deps.client.events.push(...events);
-  void fakes.deps.cursors.advance(ACCOUNT, undefined, START, NOW);
+  void fakes.deps.cursors.advance(ACCOUNT, undefined, START, NOW, 0);
   const jobs = [parkedJob(BACK, 1), parkedJob(BACK, 2), parkedJob(BACK, 3), parkedJob(AWAY, 4)];
   for (const job of jobs)
     void parked.park({
@@ -59,7 +59,8 @@ function world(online: number | undefined) {
   return { ...fakes, parked };
 }
 
-const poll = (deps: PollerDependencies) => pollAccount(SETTINGS, deps, Number.POSITIVE_INFINITY);
+const poll = (deps: PollerDependencies) =>
+  pollAccount(SETTINGS, deps, { deadlineMs: Number.POSITIVE_INFINITY });
 /** The woken jobs sent (the idle alerts' own evidence jobs left out). */
 const sentAlertIds = (deps: ReturnType<typeof world>["deps"]) =>
   deps.evidenceQueue
@@ -90,6 +91,14 @@ describe("the poller wakes parked evidence", () => {
     expect(parked.deviceQueries).toBe(0);
     expect(sentAlertIds(deps)).toEqual([]);
     expect(parked.alertIds()).toHaveLength(4);
+  });
+
+  it("asks no device for its parked jobs while the account has none parked", async () => {
+    const { deps, parked } = world(5);
+    for await (const page of parked.ofAccount(ACCOUNT)) for (const job of page) await parked.remove(job);
+    await poll(deps);
+    expect(parked.deviceQueries).toBe(0);
+    expect(sentAlertIds(deps)).toEqual([]);
   });
 
   it("sends them again after a crash between the send and the removal, and loses none", async () => {

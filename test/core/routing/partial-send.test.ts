@@ -78,7 +78,7 @@ describe("a partial publish", () => {
       NOW,
     );
     const counts = { alertsPublished: 0, alertsFailed: 0 };
-    const ledger = new RecordLedger(alerts, () => NOW);
+    const ledger = new RecordLedger(alerts, { now: () => NOW });
     await expect(deliverAlerts(alerts.all(), deps, counts, ledger)).rejects.toThrow(/next run retries/);
     const kept = alerts.all()[0] as AlertRecord;
     expect(kept).toMatchObject({ status: "pending", route: ROUTE });

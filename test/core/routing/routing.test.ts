@@ -149,7 +149,7 @@ async function recorded(
 }
 
 const counts = () => ({ alertsPublished: 0, alertsFailed: 0, evidenceJobs: 0 });
-const ledger = () => new RecordLedger(alerts, Date.now);
+const ledger = () => new RecordLedger(alerts, { now: Date.now });
 
 /** Every recipient's messages from now on, by recipient id ("ops" for the unrouted): their alert ids. */
 async function received(expected: Record<string, number>): Promise<Record<string, string[]>> {

@@ -53,6 +53,32 @@ describe("the set-aside store (DynamoDB emulator)", () => {
   });
 });
 
+describe("telling ops, claimed (DynamoDB emulator)", () => {
+  it("claims each untold entry for one caller, again only past the lease, and owes it until told", async () => {
+    const owing = ["1", "2", "3"].map((serialno) => entry(serialno, { account: "owing" }));
+    await store.owe(owing);
+    // A bounded read: the sweep takes `limit` at a time.
+    expect(await store.owed("owing", 2)).toEqual(owing.slice(0, 2));
+    await store.add(owing, 1_000);
+    const [first, second] = await Promise.all([
+      store.claimTelling(owing, 10_000, 5_000),
+      store.claimTelling(owing, 10_000, 5_000),
+    ]);
+    expect([...(first ?? []), ...(second ?? [])].map((stored) => stored.serialno).sort()).toEqual([
+      "1",
+      "2",
+      "3",
+    ]);
+    expect(await store.claimTelling(owing, 14_999, 5_000)).toEqual([]);
+    expect(await store.claimTelling(owing.slice(0, 1), 15_000, 5_000)).toEqual([
+      { ...owing[0], setAsideAtMs: 1_000, tellClaimedAtMs: 15_000 },
+    ]);
+    await store.markTold(owing, 16_000);
+    expect(await store.owed("owing", 10)).toEqual([]);
+    expect(await store.claimTelling(owing, 99_000, 5_000)).toEqual([]);
+  });
+});
+
 describe("the ops notice", () => {
   it("names each record, its step and AWS's reason on one line each, never a device's text as lines", () => {
     const notice = setAsideNotice("east", [
@@ -66,5 +92,17 @@ describe("the ops notice", () => {
       "- east:11:crash, device D Forged: line: its alert record could not be stored. AWS refused it for good: too large",
     ]);
     expect(lines.at(-1)).toBe("List them: fleet-alerts set-aside list --account east");
+  });
+
+  it("is named by its entries, whatever their order: told again, the same entries carry the same id", () => {
+    const [a, b] = [entry("10"), entry("11", { step: "webhook-job", targetId: "t" })];
+    const id = setAsideNotice("east", [a, b]).id;
+    expect(id).toMatch(/^set-aside:east:[0-9a-f]{32}$/);
+    expect(setAsideNotice("east", [b, a]).id).toBe(id);
+    expect(setAsideNotice("east", [a]).id).not.toBe(id);
+    // Ids of the configuration only: never a device's text nor AWS's reason.
+    expect(setAsideNotice("east", [entry("10", { deviceid: "Anna's van" })]).id).toBe(
+      setAsideNotice("east", [a]).id,
+    );
   });
 });

@@ -46,7 +46,7 @@ describe("fleet-alerts cursor", () => {
     expect(back.stdout).toContain("cursor set to 1000100 (events after it will be read again;");
     expect(back.stderr).toContain("account round-trip: cursor at 1000500");
     // The poller moves on from the value set, with its own conditional update.
-    expect(await cursors.advance("round-trip", 1000100n, 1000200n, Date.now())).toBe(true);
+    expect(await cursors.advance("round-trip", 1000100n, 1000200n, Date.now(), 1)).toBe(true);
   });
 
   it("keeps serial numbers beyond 2^53 exact and each account apart", async () => {

@@ -8,7 +8,7 @@ let emulators: Emulators;
 beforeAll(async () => {
   emulators = await startEmulators();
   const table = { documents: emulators.clients.documents, tableName: emulators.tableName };
-  await new CursorStore(table).advance("east", undefined, 1n, Date.now());
+  await new CursorStore(table).advance("east", undefined, 1n, Date.now(), 0);
 });
 afterAll(() => emulators.close());
 

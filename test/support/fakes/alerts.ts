@@ -4,18 +4,22 @@ import {
   type AlertRecords,
   alertIdOf,
   type ChunkAlertRecord,
+  type ClaimOutcome,
   type EvidenceWaiting,
   type NewAlertRecord,
   type OutgoingAlert,
   type Publication,
+  type PublicationClaim,
   type Publications,
   type PublishOutcome,
   tableOrder,
 } from "@fleet-alerts/core/alerts";
+import { FencedError } from "@fleet-alerts/core/cursor";
 import type { Route } from "@fleet-alerts/core/routing";
 
 type Key = Pick<AlertRecord, "account" | "serialno" | "ruleId">;
-type Stored = AlertRecord & { evidenceAnnouncedAt?: string };
+/** A record as the table holds it: with the publication claim of a delivery, which no reader sees. */
+type Stored = AlertRecord & { publishClaim?: { token: string; untilMs: number } };
 
 const keyOf = ({ account, serialno, ruleId }: Key) => `${account}\u0000${serialno}\u0000${ruleId}`;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -29,7 +33,7 @@ export class FakeAlertRecords implements AlertRecords {
 
   /** Every record, in table order: what a test would read from the table. */
   all(): AlertRecord[] {
-    return [...this.#records.values()].sort(tableOrder).map((record) => structuredClone(record));
+    return [...this.#records.values()].sort(tableOrder).map(handedOut);
   }
 
   async record(alert: NewAlertRecord, nowMs: number): Promise<boolean> {
@@ -61,13 +65,22 @@ export class FakeAlertRecords implements AlertRecords {
 
   async get(account: string, serialno: bigint, ruleId: string): Promise<AlertRecord | undefined> {
     const record = this.#records.get(keyOf({ account, serialno, ruleId }));
-    return record && structuredClone(record);
+    return record && handedOut(record);
   }
 
   async inWindow(account: string, after: bigint, through: bigint): Promise<AlertRecord[]> {
     return this.all().filter(
       (record) => record.account === account && record.serialno > after && record.serialno <= through,
     );
+  }
+
+  async claimPublication(alert: AlertRecord, claim: PublicationClaim): Promise<ClaimOutcome> {
+    const record = this.#records.get(keyOf(alert));
+    if (record?.status !== "pending") return "settled";
+    const held = record.publishClaim;
+    if (held && held.untilMs >= claim.nowMs && held.token !== claim.token) return "busy";
+    record.publishClaim = { token: claim.token, untilMs: claim.untilMs };
+    return "claimed";
   }
 
   async markPublished(
@@ -126,11 +139,24 @@ export class FakeAlertRecords implements AlertRecords {
     return true;
   }
 
-  async claimEvidenceAnnouncement(alert: Key, nowMs: number): Promise<boolean> {
+  async claimEvidenceAnnouncement(alert: Key, atMs: number, over?: number): Promise<boolean> {
     const record = this.#records.get(keyOf(alert));
     if (!record || record.evidenceAnnouncedAt !== undefined) return false;
-    record.evidenceAnnouncedAt = iso(nowMs);
+    if (record.evidenceAnnouncementClaimedAtMs !== over) return false;
+    record.evidenceAnnouncementClaimedAtMs = atMs;
     return true;
+  }
+
+  async markEvidenceAnnouncedTo(alert: Key, recipients: readonly string[]): Promise<void> {
+    const record = this.#records.get(keyOf(alert));
+    if (!record) throw new Error(`no alert record ${alert.serialno}/${alert.ruleId}`);
+    if (recipients.length > 0)
+      record.evidenceAnnouncedTo = new Set([...(record.evidenceAnnouncedTo ?? []), ...recipients]);
+  }
+
+  async markEvidenceAnnounced(alert: Key, nowMs: number): Promise<void> {
+    const record = this.#records.get(keyOf(alert));
+    if (record) record.evidenceAnnouncedAt ??= iso(nowMs);
   }
 
   #fromPending(alert: AlertRecord, fields: Partial<AlertRecord>): boolean {
@@ -145,34 +171,67 @@ export class FakeAlertRecords implements AlertRecords {
   }
 }
 
-/** Chunks' publication items in memory, as PublicationStore keeps them. */
-export class FakePublications implements Publications {
-  readonly #items = new Map<string, Publication>();
+/** A copy of a stored record as the store's schema reads it: the claim is the store's own. */
+function handedOut({ publishClaim: _claim, ...record }: Stored): AlertRecord {
+  return structuredClone(record);
+}
 
-  async open(account: string, from: bigint, nowMs: number): Promise<Publication> {
-    const key = `${account}\u0000${from}`;
-    const item = this.#items.get(key) ?? { decidedAtMs: nowMs, published: new Set(), handedOn: new Set() };
-    this.#items.set(key, item);
-    return structuredClone(item);
+/** Chunks' publication items in memory, as PublicationStore keeps them: fenced by the writer's epoch. */
+export class FakePublications implements Publications {
+  readonly #items = new Map<string, StoredPublication>();
+
+  async open(account: string, from: bigint, nowMs: number, epoch: number): Promise<Publication> {
+    const item = this.#fenced(account, from, epoch, "publication-open");
+    item.decidedAtMs ??= nowMs;
+    return copy(item);
+  }
+
+  async claim(account: string, from: bigint, epoch: number): Promise<Publication> {
+    const item = this.#fenced(account, from, epoch, "publication-claim");
+    item.decidedAtMs ??= 0;
+    return copy(item);
   }
 
   async get(account: string, from: bigint): Promise<Publication | undefined> {
     const item = this.#items.get(`${account}\u0000${from}`);
-    return item && structuredClone(item);
+    return item && copy(item);
   }
 
   async addPublished(account: string, from: bigint, alertIds: readonly string[]): Promise<void> {
-    for (const id of alertIds) (await this.#item(account, from)).published.add(id);
+    const item = this.#item(account, from);
+    for (const id of alertIds) item.published.add(id);
   }
 
-  async addHandedOn(account: string, from: bigint, alertIds: readonly string[]): Promise<void> {
-    for (const id of alertIds) (await this.#item(account, from)).handedOn.add(id);
+  async addHandedOn(
+    account: string,
+    from: bigint,
+    alertIds: readonly string[],
+    epoch: number,
+  ): Promise<void> {
+    const item = this.#fenced(account, from, epoch, "hand-on-marks");
+    for (const id of alertIds) item.handedOn.add(id);
   }
 
-  async #item(account: string, from: bigint): Promise<Publication> {
-    await this.open(account, from, 0);
-    return this.#items.get(`${account}\u0000${from}`) as Publication;
+  #fenced(account: string, from: bigint, epoch: number, at: string) {
+    const item = this.#item(account, from);
+    if (item.fence !== undefined && item.fence > epoch) throw new FencedError(account, epoch, at);
+    item.fence = epoch;
+    return item;
   }
+
+  #item(account: string, from: bigint): StoredPublication {
+    const key = `${account}\u0000${from}`;
+    const item = this.#items.get(key) ?? { published: new Set(), handedOn: new Set() };
+    this.#items.set(key, item);
+    return item;
+  }
+}
+
+/** An item as the table holds it: written by `addPublished` alone, it has no decision time yet. */
+type StoredPublication = Omit<Publication, "decidedAtMs"> & { decidedAtMs?: number; fence?: number };
+
+function copy({ fence: _fence, decidedAtMs, ...sets }: StoredPublication): Publication {
+  return structuredClone({ decidedAtMs: decidedAtMs ?? 0, ...sets });
 }
 
 export type PublishVerdict = "ok" | "transient" | "permanent";

@@ -47,6 +47,10 @@ export class FakeParkedEvidence implements ParkedEvidence {
     return { ...kept };
   }
 
+  async anyOf(account: string): Promise<boolean> {
+    return [...this.#jobs.values()].some((parked) => parked.job.account === account);
+  }
+
   ofDevice(account: string, deviceid: string): AsyncIterable<ParkedJob[]> {
     this.deviceQueries++;
     return this.#pages((job) => job.account === account && job.deviceid === deviceid);

@@ -3,7 +3,7 @@ import type { Route } from "../routing/route.js";
 import { conditionally, putAll, type TableRef } from "../store/dynamo.js";
 import { expiresAfterDays, keys } from "../store/keys.js";
 import { type AlertKey, readAlertItem, updateAlertItem } from "./alert-item.js";
-import type { AlertRecords, ChunkAlertRecord } from "./ports.js";
+import type { AlertRecords, ChunkAlertRecord, ClaimOutcome, PublicationClaim } from "./ports.js";
 import {
   type AlertRecord,
   type AlertStatus,
@@ -71,6 +71,28 @@ export class AlertStore implements AlertRecords {
       for (const item of page.Items ?? []) records.push(alertItemSchema.parse(item));
     }
     return records;
+  }
+
+  async claimPublication(alert: AlertRecord, claim: PublicationClaim): Promise<ClaimOutcome> {
+    const claimed = await conditionally(() =>
+      updateAlertItem(this.table, alert, {
+        UpdateExpression: "SET publishClaim = :token, publishClaimedUntilMs = :until",
+        ConditionExpression:
+          "#status = :pending AND (attribute_not_exists(publishClaimedUntilMs) OR publishClaimedUntilMs < :now OR publishClaim = :token)",
+        ExpressionAttributeNames: { "#status": "status" },
+        ExpressionAttributeValues: {
+          ":token": claim.token,
+          ":until": claim.untilMs,
+          ":now": claim.nowMs,
+          ":pending": "pending",
+        },
+      }),
+    );
+    if (claimed) return "claimed";
+    // Refused: published (or failed) by another delivery, or held by its live claim.
+    return (await this.get(alert.account, alert.serialno, alert.ruleId))?.status === "pending"
+      ? "busy"
+      : "settled";
   }
 
   markPublished(
@@ -166,9 +188,36 @@ export class AlertStore implements AlertRecords {
     );
   }
 
-  /** True the first time only: the "evidence ready" message is sent once per alert. */
-  claimEvidenceAnnouncement(alert: AlertKey, nowMs: number): Promise<boolean> {
+  /**
+   * One conditional update: the first claim, or a take-over of the claim made at `over`. An
+   * `evidenceAnnouncedAt` (also what a one-shot claim of before left) means announced: never again.
+   */
+  claimEvidenceAnnouncement(alert: AlertKey, atMs: number, over?: number): Promise<boolean> {
+    const claimed =
+      over === undefined
+        ? "attribute_not_exists(evidenceAnnouncementClaimedAtMs)"
+        : "evidenceAnnouncementClaimedAtMs = :over";
     return conditionally(() =>
+      updateAlertItem(this.table, alert, {
+        UpdateExpression: "SET evidenceAnnouncementClaimedAtMs = :at",
+        ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(evidenceAnnouncedAt) AND ${claimed}`,
+        ExpressionAttributeValues: { ":at": atMs, ...(over !== undefined && { ":over": over }) },
+      }),
+    );
+  }
+
+  async markEvidenceAnnouncedTo(alert: AlertKey, recipients: readonly string[]): Promise<void> {
+    if (recipients.length === 0) return;
+    await updateAlertItem(this.table, alert, {
+      UpdateExpression: "ADD evidenceAnnouncedTo :recipients",
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeValues: { ":recipients": new Set(recipients) },
+    });
+  }
+
+  async markEvidenceAnnounced(alert: AlertKey, nowMs: number): Promise<void> {
+    // False only if another delivery marked it first: announced either way.
+    await conditionally(() =>
       updateAlertItem(this.table, alert, {
         UpdateExpression: "SET evidenceAnnouncedAt = :at",
         ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(evidenceAnnouncedAt)",

@@ -1,3 +1,6 @@
+import { randomUUID } from "node:crypto";
+import { LEASE_MARGIN_MS } from "../cursor/account-lock.js";
+import type { LeaseGuard } from "../cursor/fence.js";
 import type { Route } from "../routing/route.js";
 import type { AlertRecords } from "./ports.js";
 import type { Publication, Publications } from "./publication-store.js";
@@ -17,24 +20,66 @@ export interface PublishedAlert {
  * tells it; it does not care whether each record keeps its own or the chunk keeps them all.
  */
 export interface DeliveryLedger {
+  /** Whether the record is owed, as far as the ledger knows now (what delivery plans routes for). */
   owes(record: AlertRecord): boolean;
+  /**
+   * Claims the publication of `records` just before they go out: those this delivery owes and may
+   * publish now, decided by what the claim's own write returns, never by an earlier copy. Two
+   * deliveries that claim the same record publish it once. Throws a FencedError when the delivery
+   * may publish nothing more (a poll whose lease a later poll took).
+   */
+  claim(records: readonly AlertRecord[]): Promise<AlertRecord[]>;
   published(alerts: readonly PublishedAlert[]): Promise<void>;
   owesJobs(record: AlertRecord): boolean;
   handedOn(records: readonly AlertRecord[]): Promise<void>;
 }
 
 /**
+ * How long a record's publication claim holds: longer than any function that publishes single
+ * records can run after it claimed one (the recorder audit's 4 minutes, the Offline confirmation's
+ * and the poller's 1; checked in infra/), on the wall clock. A claim a crashed delivery left is
+ * taken over after it.
+ */
+export const RECORD_CLAIM_LEASE_MS = 5 * 60_000;
+
+/**
  * Each record keeps its own delivery: pending until marked published, its jobs sent once marked.
- * The Offline confirmation's alerts (one at a time), and any pending record a poller's window holds.
+ * The Offline confirmation's and the recorder audit's alerts (one at a time), and any pending
+ * record a poller's window holds. A delivery claims each record before it publishes it (a
+ * conditional write with this delivery's token): of two deliveries of one record at once, one
+ * publishes, and the other finds it `busy`.
  */
 export class RecordLedger implements DeliveryLedger {
+  readonly #token = randomUUID();
+  #busy: AlertRecord[] = [];
+
   constructor(
     private readonly alerts: AlertRecords,
-    private readonly now: () => number,
+    /** `now`: the business clock, for the records' times; `wallClock` (Date.now): for the claims. */
+    private readonly clocks: { now: () => number; wallClock?: (() => number) | undefined },
   ) {}
 
   owes(record: AlertRecord): boolean {
     return record.status === "pending" && record.message !== undefined;
+  }
+
+  async claim(records: readonly AlertRecord[]): Promise<AlertRecord[]> {
+    const wallClock = this.clocks.wallClock ?? Date.now;
+    const nowMs = wallClock();
+    const untilMs = nowMs + RECORD_CLAIM_LEASE_MS;
+    const claims = await Promise.all(
+      records.map((record) => this.alerts.claimPublication(record, { token: this.#token, nowMs, untilMs })),
+    );
+    this.#busy = records.filter((_, index) => claims[index] === "busy");
+    // Past its claim's time, less what a Publish takes to land, a delivery publishes nothing: its
+    // records are left to the delivery that takes the claims over.
+    if (wallClock() >= untilMs - LEASE_MARGIN_MS) return [];
+    return records.filter((_, index) => claims[index] === "claimed");
+  }
+
+  /** The records its last claim found held by another delivery's live claim: that one sends them, or a later delivery takes them over. */
+  get busy(): readonly AlertRecord[] {
+    return this.#busy;
   }
 
   async published(alerts: readonly PublishedAlert[]): Promise<void> {
@@ -51,9 +96,18 @@ export class RecordLedger implements DeliveryLedger {
   }
 
   async handedOn(records: readonly AlertRecord[]): Promise<void> {
-    const nowMs = this.now();
+    const nowMs = this.clocks.now();
     await Promise.all(records.map((record) => this.alerts.markHandedOn(record, nowMs)));
   }
+}
+
+/** The window a ChunkLedger keeps: its chunk, opened, and the lease of the poll that opened it. */
+export interface LedgerWindow {
+  account: string;
+  /** The cursor the chunk was read after: its publication item's key. */
+  from: bigint;
+  opened: Publication;
+  guard: LeaseGuard;
 }
 
 /**
@@ -62,37 +116,29 @@ export class RecordLedger implements DeliveryLedger {
  * jobs sent (a `stale` record's, which is never published, is its evidence job alone): one write
  * per chunk and step in place of one per alert. A record of an earlier chunk
  * (the cursor was moved back) is judged by that chunk's item; a record without a chunk, by itself.
+ * The chunk's item is claimed, fenced by the poll's lease, just before the window's alerts go out.
  */
 export class ChunkLedger implements DeliveryLedger {
   private constructor(
-    private readonly account: string,
+    private readonly window: LedgerWindow,
     private readonly publications: Publications,
     private readonly byChunk: Map<bigint, Publication>,
     private readonly ownRecords: RecordLedger,
   ) {}
 
   /**
-   * The ledger of a window whose own chunk (`from`) was opened as `opened`, reading the items of
-   * any other chunk its records name (none, unless the cursor was moved back).
+   * The ledger of a window whose own chunk was opened as `window.opened`, reading the items of any
+   * other chunk its records name (none, unless the cursor was moved back).
    */
   static async of(
-    window: { account: string; from: bigint; opened: Publication },
+    window: LedgerWindow,
     records: readonly AlertRecord[],
     publications: Publications,
     ownRecords: RecordLedger,
   ): Promise<ChunkLedger> {
-    const byChunk = new Map([[window.from, window.opened]]);
-    const others = [...new Set(records.map((record) => record.chunkFrom))].filter(
-      (from): from is bigint => from !== undefined && !byChunk.has(from),
-    );
-    await Promise.all(
-      others.map(async (from) => {
-        // No item: the chunk's run never got to open it, so nothing of it went out.
-        const found = await publications.get(window.account, from);
-        byChunk.set(from, found ?? { decidedAtMs: 0, published: new Set(), handedOn: new Set() });
-      }),
-    );
-    return new ChunkLedger(window.account, publications, byChunk, ownRecords);
+    const ledger = new ChunkLedger(window, publications, new Map([[window.from, window.opened]]), ownRecords);
+    await ledger.#readOtherChunks(records);
+    return ledger;
   }
 
   owes(record: AlertRecord): boolean {
@@ -105,13 +151,33 @@ export class ChunkLedger implements DeliveryLedger {
     );
   }
 
+  /**
+   * The window's own chunk claimed (a fenced write that returns the item as it stands: a poll that
+   * took the lease over may have published meanwhile), the others' items read again, the records
+   * without a chunk claimed one by one; then the poll's time checked, just before the Publish.
+   */
+  async claim(records: readonly AlertRecord[]): Promise<AlertRecord[]> {
+    const { account, from, guard } = this.window;
+    const own = records.filter((record) => !this.#publicationOf(record));
+    const [claimed, ownClaimed] = await Promise.all([
+      this.publications.claim(account, from, guard.epoch),
+      this.ownRecords.claim(own),
+      this.#readOtherChunks(records, from),
+    ]);
+    this.byChunk.set(from, claimed);
+    guard.check("publish");
+    return records.filter((record) =>
+      this.#publicationOf(record) ? this.owes(record) : ownClaimed.includes(record),
+    );
+  }
+
   async published(alerts: readonly PublishedAlert[]): Promise<void> {
     await Promise.all([
       this.ownRecords.published(alerts.filter(({ record }) => !this.#publicationOf(record))),
       this.#add(
         alerts.map(({ record }) => record),
         "published",
-        (from, ids) => this.publications.addPublished(this.account, from, ids),
+        (from, ids) => this.publications.addPublished(this.window.account, from, ids),
       ),
     ]);
   }
@@ -127,8 +193,24 @@ export class ChunkLedger implements DeliveryLedger {
   async handedOn(records: readonly AlertRecord[]): Promise<void> {
     await Promise.all([
       this.ownRecords.handedOn(records.filter((record) => !this.#publicationOf(record))),
-      this.#add(records, "handedOn", (from, ids) => this.publications.addHandedOn(this.account, from, ids)),
+      this.#add(records, "handedOn", (from, ids) =>
+        this.publications.addHandedOn(this.window.account, from, ids, this.window.guard.epoch),
+      ),
     ]);
+  }
+
+  /** The items of the chunks other than `except` that the records name, read (again) as they stand. */
+  async #readOtherChunks(records: readonly AlertRecord[], except = this.window.from): Promise<void> {
+    const others = [...new Set(records.map((record) => record.chunkFrom))].filter(
+      (from): from is bigint => from !== undefined && from !== except,
+    );
+    await Promise.all(
+      others.map(async (from) => {
+        // No item: the chunk's run never got to open it, so nothing of it went out.
+        const found = await this.publications.get(this.window.account, from);
+        this.byChunk.set(from, found ?? { decidedAtMs: 0, published: new Set(), handedOn: new Set() });
+      }),
+    );
   }
 
   #publicationOf(record: AlertRecord): Publication | undefined {

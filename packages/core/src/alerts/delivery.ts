@@ -32,14 +32,19 @@ export interface DeliveryDependencies {
   setAside: SetAside;
   logger: StructuredLogger;
   observer: Observer;
+  /** The business clock: records' times. */
   now: () => number;
-  /** Called between sending an alert's jobs and remembering it; tests throw from it to crash there. */
-  checkpoint?: (step: "jobs-queued") => void;
+  /** The real clock claims are timed on (Date.now unless set): `now` may be simulated, faster. */
+  wallClock?: () => number;
+  /** Called between sending an alert's jobs and remembering it, and awaited; tests throw from it to crash there. */
+  checkpoint?: (step: "jobs-queued") => void | Promise<void>;
 }
 
 /**
  * Publishes the records the ledger says are owed and tells it which went out (a record refused for
- * good is marked failed and set aside). A failure that may pass is thrown, once the ledger knows
+ * good is marked failed and set aside). Each is routed first, then claimed (the ledger's claim
+ * decides, from its own write, which are still owed: a record another delivery has sent or is
+ * sending is left alone), then published. A failure that may pass is thrown, once the ledger knows
  * what did go out, so that the cursor stays and the next run sends the rest. Returns the records as
  * they now stand, so that the next step need not read them again.
  */
@@ -49,13 +54,13 @@ export async function deliverAlerts(
   counts: { alertsPublished: number; alertsFailed: number },
   ledger: DeliveryLedger,
 ): Promise<AlertRecord[]> {
-  const pending = records.filter((record) => ledger.owes(record));
-  if (pending.length === 0) return [...records];
+  const owed = records.filter((record) => ledger.owes(record));
+  if (owed.length === 0) return [...records];
   const settled = new Map<string, AlertRecord>();
-  const byId = new Map(pending.map((record) => [record.alertId, record]));
+  const byId = new Map(owed.map((record) => [record.alertId, record]));
   const planned = new Map(
     await Promise.all(
-      pending.map(async (record) => {
+      owed.map(async (record) => {
         const route = await routeOf(record, deps);
         // A retry after a partial failure sends only to those who did not get it.
         const to = recipientsOf(route).filter((recipient) => !record.sentTo?.has(recipient));
@@ -63,6 +68,8 @@ export async function deliverAlerts(
       }),
     ),
   );
+  // Nothing may stand between the claim and the Publish: what the claim found owed goes out now.
+  const pending = await ledger.claim(owed);
   const sending = pending.filter((record) => (planned.get(record.alertId) as Planned).to.length > 0);
   const outcomes: (PublishOutcome | { alertId: string; ok: true; messageId: undefined })[] = [
     ...(sending.length === 0

@@ -40,7 +40,7 @@ export async function handOn(
     ...(await scheduleEscalations(withJobs, deps)),
   ];
   await deps.setAside.put(refused);
-  deps.checkpoint?.("jobs-queued");
+  await deps.checkpoint?.("jobs-queued");
   await ledger.handedOn(withJobs);
 }
 
@@ -116,16 +116,24 @@ async function queueWebhooks(
 }
 
 /**
+ * What became of an alert raised outside the poller: delivered (now, or before), or `busy`: another
+ * delivery's live claim holds it, and either sends it or, if it crashed, leaves it to a delivery
+ * after its claim's lease (RECORD_CLAIM_LEASE_MS), which the caller must arrange.
+ */
+export type RaisedDelivery = "delivered" | "busy";
+
+/**
  * Delivers an alert raised outside the poller (an Offline confirmed, a recorder gap) while its
  * record says it is owed, then hands it on (evidence, escalation, webhooks): the poller's path for
- * one record, its ledger the record itself.
+ * one record, its ledger the record itself (claimed before it is published).
  */
 export async function deliverRaisedAlert(
   record: AlertRecord | undefined,
   deps: DeliveryDependencies,
-): Promise<void> {
+): Promise<RaisedDelivery> {
   const counts = { alertsPublished: 0, alertsFailed: 0, evidenceJobs: 0 };
-  const ledger = new RecordLedger(deps.alerts, deps.now);
+  const ledger = new RecordLedger(deps.alerts, { now: deps.now, wallClock: deps.wallClock });
   const delivered = await deliverAlerts(record ? [record] : [], deps, counts, ledger);
   await handOn(delivered, deps, counts, ledger);
+  return ledger.busy.length > 0 ? "busy" : "delivered";
 }

@@ -15,6 +15,12 @@ export interface AlertRecords {
   /** Every alert record of serial numbers in (after, through], in ascending serialno, then rule id. */
   inWindow(account: string, after: bigint, through: bigint): Promise<AlertRecord[]>;
   /**
+   * Claims a pending record's publication for one delivery (`claim.token`) until `claim.untilMs`
+   * (wall clock): `claimed` when it was free, its claim had run out or was this delivery's
+   * already; `busy` when another delivery's claim holds it; `settled` when it is no longer pending.
+   */
+  claimPublication(alert: AlertRecord, claim: PublicationClaim): Promise<ClaimOutcome>;
+  /**
    * Pending to published, with the route it went out by; false if it was no longer pending. No
    * message id when the route had no one to send to now (every matching group held it).
    */
@@ -52,12 +58,36 @@ export interface AlertRecords {
     alert: Pick<AlertRecord, "account" | "serialno" | "ruleId">,
     waiting: EvidenceWaiting,
   ): Promise<boolean>;
-  /** True the first time only: the "evidence ready" message is sent once per alert. */
+  /**
+   * Claims the "evidence ready" message at `atMs` on the wall clock (evidence/announce-once.ts): the
+   * first claim, or, with `over`, a take-over of the claim made then, whose lease has run out. True
+   * for one caller only, and never once the message is marked announced.
+   */
   claimEvidenceAnnouncement(
     alert: Pick<AlertRecord, "account" | "serialno" | "ruleId">,
-    nowMs: number,
+    atMs: number,
+    over?: number,
   ): Promise<boolean>;
+  /** Recipients whose "evidence ready" message the topic accepted: a take-over skips them. */
+  markEvidenceAnnouncedTo(
+    alert: Pick<AlertRecord, "account" | "serialno" | "ruleId">,
+    recipients: readonly string[],
+  ): Promise<void>;
+  /** The "evidence ready" message went out to every recipient: it is never sent again. */
+  markEvidenceAnnounced(
+    alert: Pick<AlertRecord, "account" | "serialno" | "ruleId">,
+    nowMs: number,
+  ): Promise<void>;
 }
+
+/** One delivery's claim on a record's publication (delivery-ledger.ts `RecordLedger`); times are wall-clock ms. */
+export interface PublicationClaim {
+  token: string;
+  nowMs: number;
+  untilMs: number;
+}
+
+export type ClaimOutcome = "claimed" | "busy" | "settled";
 
 /**
  * A record the poller writes for its chunk: `published` (it goes out now) or `stale`, made as of the

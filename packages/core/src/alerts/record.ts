@@ -98,6 +98,15 @@ export const alertItemSchema = z.object({
   escalationClaimedAtMs: z.number().optional(),
   /** The first acknowledgement; later ones are not recorded. */
   acknowledgement: acknowledgementSchema.optional(),
+  /**
+   * When the "evidence ready" message was claimed, on the wall clock: a claim unannounced past its
+   * lease may be taken over (evidence/announce-once.ts).
+   */
+  evidenceAnnouncementClaimedAtMs: z.number().optional(),
+  /** Its recipients whose message the topic accepted, while others' was refused. */
+  evidenceAnnouncedTo: z.set(z.string()).optional(),
+  /** When it went out to every recipient (records of before leased claims: when it was claimed). */
+  evidenceAnnouncedAt: z.string().optional(),
 });
 export type AlertRecord = z.output<typeof alertItemSchema>;
 export type NewAlertRecord = Omit<
@@ -119,6 +128,9 @@ export type NewAlertRecord = Omit<
   | "escalationsSent"
   | "escalationClaimedAtMs"
   | "acknowledgement"
+  | "evidenceAnnouncementClaimedAtMs"
+  | "evidenceAnnouncedTo"
+  | "evidenceAnnouncedAt"
 >;
 
 /** In ascending serialno, then rule id: the order of the table's sort keys. */

@@ -1,6 +1,7 @@
-import { PutCommand } from "@aws-sdk/lib-dynamodb";
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { conditionally, getItem, type TableRef } from "../store/dynamo.js";
 import { keys } from "../store/keys.js";
+import { FencedError, fenceExpression, fenceOf } from "./fence.js";
 import type { Cursors } from "./ports.js";
 
 export interface CursorItem {
@@ -32,36 +33,52 @@ export class CursorStore implements Cursors {
   }
 
   /**
-   * Moves the cursor from `from` (the value this run read; undefined for the first run) to `to`.
-   * False when the stored value is no longer `from`: another run moved it, and this one must stop.
+   * Moves the cursor from `from` (the value this run read; undefined for the first run) to `to`,
+   * fenced by the poll's lease epoch. False when the stored value is no longer `from`: another run
+   * moved it, and this one must stop. A FencedError when a later epoch moved it.
    */
-  advance(account: string, from: bigint | undefined, to: bigint, nowMs: number): Promise<boolean> {
+  async advance(
+    account: string,
+    from: bigint | undefined,
+    to: bigint,
+    nowMs: number,
+    epoch: number,
+  ): Promise<boolean> {
     if (from !== undefined && to <= from) throw new RangeError("the cursor only moves forward");
-    return this.replace(account, from, to, nowMs);
+    if (await this.#set(account, from, to, nowMs, epoch)) return true;
+    // Refused: by a later epoch's move, or by another value (an operator's, or an older poll's).
+    const fence = fenceOf(await getItem(this.table, keys.account(account), keys.cursor));
+    if (fence !== undefined && fence > epoch) throw new FencedError(account, epoch, "cursor");
+    return false;
   }
 
   /**
    * Sets the cursor to `to` in either direction (an operator may move it back to read events
    * again), provided it still holds `expected`, the value the operator saw: a poller moving it
-   * meanwhile is never silently overwritten. False when it no longer holds `expected`.
+   * meanwhile is never silently overwritten. False when it no longer holds `expected`. The fence
+   * stays as the pollers left it.
    */
   replace(account: string, expected: bigint | undefined, to: bigint, nowMs: number): Promise<boolean> {
+    return this.#set(account, expected, to, nowMs);
+  }
+
+  #set(account: string, expected: bigint | undefined, to: bigint, nowMs: number, epoch?: number) {
+    const fence = epoch === undefined ? undefined : fenceExpression(epoch);
+    const holds = expected === undefined ? "attribute_not_exists(pk)" : "serialno = :expected";
     return conditionally(() =>
       this.table.documents.send(
-        new PutCommand({
+        new UpdateCommand({
           TableName: this.table.tableName,
-          Item: {
-            pk: keys.account(account),
-            sk: keys.cursor,
-            serialno: to.toString(),
-            updatedAt: new Date(nowMs).toISOString(),
+          Key: { pk: keys.account(account), sk: keys.cursor },
+          UpdateExpression: `SET serialno = :to, updatedAt = :at${fence ? `, ${fence.assignment}` : ""}`,
+          ConditionExpression: fence ? `${holds} AND ${fence.condition}` : holds,
+          ...(fence && { ExpressionAttributeNames: fence.names }),
+          ExpressionAttributeValues: {
+            ":to": to.toString(),
+            ":at": new Date(nowMs).toISOString(),
+            ...(expected !== undefined && { ":expected": expected.toString() }),
+            ...fence?.values,
           },
-          ...(expected === undefined
-            ? { ConditionExpression: "attribute_not_exists(pk)" }
-            : {
-                ConditionExpression: "serialno = :expected",
-                ExpressionAttributeValues: { ":expected": expected.toString() },
-              }),
         }),
       ),
     );

@@ -9,7 +9,8 @@ const NOT_SENT = "(attribute_not_exists(escalationsSent) OR escalationsSent < :l
 
 /**
  * The escalation state on the alert records in DynamoDB. Each method is one conditional update of
- * the record, so that the acknowledgement check and the claim are a single atomic step.
+ * the record, so that the acknowledgement check and the claim are a single atomic step. Claim
+ * times (`escalationClaimedAtMs`) are the wall clock's.
  */
 export class EscalationStore implements Escalations {
   constructor(private readonly table: TableRef) {}
@@ -18,19 +19,19 @@ export class EscalationStore implements Escalations {
     return readAlertItem(this.table, alert);
   }
 
-  claimLevel(alert: AlertKey, level: number, nowMs: number): Promise<boolean> {
+  claimLevel(alert: AlertKey, level: number, atMs: number): Promise<boolean> {
     return this.#update(alert, {
       UpdateExpression: "SET escalatedLevels = :level, escalationClaimedAtMs = :now",
       ConditionExpression: `${UNACKNOWLEDGED} AND (attribute_not_exists(escalatedLevels) OR escalatedLevels < :level)`,
-      ExpressionAttributeValues: { ":level": level, ":now": nowMs },
+      ExpressionAttributeValues: { ":level": level, ":now": atMs },
     });
   }
 
-  takeOverLevel(alert: AlertKey, level: number, claimedAtMs: number, nowMs: number): Promise<boolean> {
+  takeOverLevel(alert: AlertKey, level: number, claimedAtMs: number, atMs: number): Promise<boolean> {
     return this.#update(alert, {
       UpdateExpression: "SET escalationClaimedAtMs = :now",
       ConditionExpression: `${UNACKNOWLEDGED} AND escalatedLevels = :level AND escalationClaimedAtMs = :claimedAt AND ${NOT_SENT}`,
-      ExpressionAttributeValues: { ":level": level, ":claimedAt": claimedAtMs, ":now": nowMs },
+      ExpressionAttributeValues: { ":level": level, ":claimedAt": claimedAtMs, ":now": atMs },
     });
   }
 

@@ -9,13 +9,16 @@ export type { AlertKey };
  */
 export interface Escalations {
   get(alert: AlertKey): Promise<AlertRecord | undefined>;
-  /** Claims `level` if the alert is unacknowledged and no level as high is claimed; true if claimed. */
-  claimLevel(alert: AlertKey, level: number, nowMs: number): Promise<boolean>;
+  /**
+   * Claims `level` at `atMs` (wall clock) if the alert is unacknowledged and no level as high is
+   * claimed; true if claimed.
+   */
+  claimLevel(alert: AlertKey, level: number, atMs: number): Promise<boolean>;
   /**
    * Takes over a claim nobody finished (claimed at `claimedAtMs`, not sent): true for one caller
    * only, and only while the alert is unacknowledged.
    */
-  takeOverLevel(alert: AlertKey, level: number, claimedAtMs: number, nowMs: number): Promise<boolean>;
+  takeOverLevel(alert: AlertKey, level: number, claimedAtMs: number, atMs: number): Promise<boolean>;
   /** The topic accepted the level's message. */
   markLevelSent(alert: AlertKey, level: number): Promise<void>;
 }

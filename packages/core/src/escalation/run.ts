@@ -10,11 +10,19 @@ import { queueEscalations, untilDue } from "./schedule.js";
 import { nextStep } from "./step.js";
 
 /**
- * How long a claimed level belongs to the delivery that claimed it. A claim still unsent after this
- * is taken to be a crashed delivery's, and the next delivery sends the level instead. It must be
- * longer than the escalation function may run (its timeout), so that a live claim is never taken.
+ * How long a claimed level belongs to the delivery that claimed it, on the wall clock. A claim still
+ * unsent after this is taken to be a crashed delivery's, and the next delivery sends the level
+ * instead. It must outlast the escalation function's timeout with a margin, so that a live claim is
+ * never taken (checked at synth: infra/leases.ts).
  */
 export const ESCALATION_CLAIM_LEASE_MS = 5 * 60_000;
+
+/**
+ * A delivery that finds another's claim live looks again this soon (real time), or at the lease's
+ * end if that comes first: a live holder has sent by then (a publish takes milliseconds), and one
+ * that died is taken over once the lease ends, a few dozen looks later at most.
+ */
+const LOOK_AGAIN_MS = 10_000;
 
 const MAX_DECISION_ROUNDS = 4;
 
@@ -30,7 +38,13 @@ export interface EscalationDependencies {
    */
   linkToken?: (alertId: string) => string;
   observer: Observer;
+  /** The business clock: when a level is due, and how long the alert went unacknowledged. */
   now: () => number;
+  /**
+   * The real clock claims are taken, compared and taken over on: never the local mode's business
+   * clock, which runs fast enough to end a lease while its delivery still works.
+   */
+  wallClock: () => number;
 }
 
 /** `waiting`: not due yet, or another delivery's claim is in flight: the job was sent again for later. */
@@ -43,10 +57,10 @@ export type EscalationOutcome = "waiting" | "escalated" | "cancelled" | "already
  * Exactly once per level rests on the record: the claim (`escalatedLevels` < level, unacknowledged)
  * is one conditional write, so of two deliveries one sends. A delivery that crashes after its claim
  * (before the topic accepted the message, or before marking it sent) leaves the level claimed and
- * unsent; SQS delivers the job again, and once the claim's lease has run out that delivery takes the
- * claim over (conditional on the claim time it read, so only one does) and sends the level. Until
- * then it sends itself again for later rather than send beside a delivery that may still be
- * working. The one duplicate left: a crash after the topic accepted the message and before it was
+ * unsent; SQS delivers the job again, and once the claim's lease has run out (on the wall clock,
+ * never the business clock `now`) that delivery takes the claim over (conditional on the claim time
+ * it read, so only one does) and sends the level. Until then it sends itself again to look later
+ * rather than send beside a delivery that may still be working. The one duplicate left: a crash after the topic accepted the message and before it was
  * marked sent (milliseconds) sends that level again; subscribers can deduplicate on `alert_id` and
  * `level`. Standard SNS topics have no deduplication, and email and SMS need one.
  */
@@ -65,7 +79,8 @@ export async function runEscalation(
   for (let round = 1; round <= MAX_DECISION_ROUNDS; round++) {
     const record = await deps.escalations.get(alert);
     if (!record?.escalation || !record.message) return "no-alert";
-    const step = nextStep(record, job.level, nowMs, ESCALATION_CLAIM_LEASE_MS);
+    const wallMs = deps.wallClock();
+    const step = nextStep(record, job.level, wallMs, ESCALATION_CLAIM_LEASE_MS);
     switch (step.kind) {
       case "sent":
         await scheduleNextLevel(record, job, deps);
@@ -79,13 +94,15 @@ export async function runEscalation(
         });
         return "cancelled";
       case "wait":
-        await queueEscalations(deps.escalationQueue, [{ job, waitMs: step.untilMs - nowMs }]);
+        await queueEscalations(deps.escalationQueue, [
+          { job, waitMs: Math.min(LOOK_AGAIN_MS, step.untilMs - wallMs), onWallClock: true },
+        ]);
         return "waiting";
       case "claim":
-        if (await deps.escalations.claimLevel(alert, job.level, nowMs)) return escalate(record, job, deps);
+        if (await deps.escalations.claimLevel(alert, job.level, wallMs)) return escalate(record, job, deps);
         break;
       case "take-over":
-        if (await deps.escalations.takeOverLevel(alert, job.level, step.claimedAtMs, nowMs)) {
+        if (await deps.escalations.takeOverLevel(alert, job.level, step.claimedAtMs, wallMs)) {
           return escalate(record, job, deps);
         }
         break;

@@ -8,7 +8,9 @@ import { type EscalationJob, escalationDueAtMs } from "./job.js";
 /** A job to send, and how long SQS should hold it. */
 export interface DelayedEscalation {
   job: EscalationJob;
+  /** On the business clock (until a level is due), unless `onWallClock` (until a claim's lease ends). */
   waitMs: number;
+  onWallClock?: boolean;
 }
 
 /**
@@ -24,10 +26,11 @@ export async function queueEscalations(
   await sendEvery(queue, delayed.map(escalationMessage));
 }
 
-function escalationMessage({ job, waitMs }: DelayedEscalation): QueueMessage {
+function escalationMessage({ job, waitMs, onWallClock }: DelayedEscalation): QueueMessage {
   return {
     body: awsJson(job),
     delaySeconds: Math.min(SQS_MAX_DELAY_SECONDS, Math.max(0, Math.ceil(waitMs / 1000))),
+    ...(onWallClock && { delayOnWallClock: true }),
   };
 }
 

@@ -9,21 +9,24 @@ export type EscalationDecision =
   | { kind: "claim" }
   /** Claimed by a delivery that has not sent it and whose lease ran out: take the claim over. */
   | { kind: "take-over"; claimedAtMs: number }
-  /** Claimed by a delivery that may still be sending it: look again when its lease runs out. */
+  /** Claimed by a delivery that may still be sending it: look again when its lease runs out (wall clock). */
   | { kind: "wait"; untilMs: number };
 
-/** Decides from the record alone (pure): the caller acts with a conditional write and, if it loses, decides again. */
+/**
+ * Decides from the record alone (pure): the caller acts with a conditional write and, if it loses,
+ * decides again. `wallMs` and the lease are on the wall clock, as the claim time is.
+ */
 export function nextStep(
   record: AlertRecord,
   level: number,
-  nowMs: number,
+  wallMs: number,
   leaseMs: number,
 ): EscalationDecision {
   if (record.escalationsSent >= level || record.escalatedLevels > level) return { kind: "sent" };
   if (record.acknowledgement) return { kind: "cancel" };
   if (record.escalatedLevels < level) return { kind: "claim" };
   const claimedAtMs = record.escalationClaimedAtMs ?? 0;
-  return nowMs >= claimedAtMs + leaseMs
+  return wallMs >= claimedAtMs + leaseMs
     ? { kind: "take-over", claimedAtMs }
     : { kind: "wait", untilMs: claimedAtMs + leaseMs };
 }

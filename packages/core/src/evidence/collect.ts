@@ -55,6 +55,11 @@ export interface EvidenceDependencies {
   retention: CardRetention;
   observer: Observer;
   now: () => number;
+  /**
+   * The real clock the evidence notice's claim is timed on (announce-once.ts): never the local
+   * mode's business clock `now`, which runs fast.
+   */
+  wallClock: () => number;
   /** Told how a download is going (the local mode shows it); `totalBytes` when the service said. */
   progress?: (download: { key: string; bytes: number; totalBytes?: number }) => void;
   /**

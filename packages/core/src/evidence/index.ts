@@ -1,3 +1,4 @@
+export * from "./announce-once.js";
 export * from "./announcement.js";
 export * from "./bag/index.js";
 export * from "./claim-pack.js";

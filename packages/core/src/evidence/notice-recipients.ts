@@ -1,4 +1,7 @@
+import type { AlertMessage } from "../alerts/message.js";
 import type { AlertRecord } from "../alerts/record.js";
+import { stringAttributes } from "../alerts/render/attributes.js";
+import type { NoticeMessage } from "../notices/deliver-once.js";
 import { UNROUTED_RECIPIENT } from "../routing/route.js";
 
 /**
@@ -12,4 +15,12 @@ import { UNROUTED_RECIPIENT } from "../routing/route.js";
 export function evidenceRecipients(record: AlertRecord | undefined): readonly string[] {
   if (record?.status === "stale" || record?.status === "requested") return [];
   return record?.route?.email ?? [UNROUTED_RECIPIENT];
+}
+
+/** The notice as one message per recipient: only the recipient's own subscription takes it (routing/subscriptions.ts). */
+export function messagesTo(recipients: readonly string[], message: AlertMessage): NoticeMessage[] {
+  return recipients.map((to) => ({
+    to,
+    message: { ...message, attributes: { ...message.attributes, ...stringAttributes({ to }) } },
+  }));
 }

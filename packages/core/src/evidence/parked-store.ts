@@ -1,4 +1,4 @@
-import { DeleteCommand, PutCommand, paginateQuery, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, PutCommand, paginateQuery, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import * as z from "zod";
 import { conditionally, getItem, type TableRef } from "../store/dynamo.js";
 import { expiresAfterDays, keys } from "../store/keys.js";
@@ -50,6 +50,20 @@ export class ParkedJobStore implements ParkedEvidence {
     const kept = await getItem(this.table, key.pk, key.sk);
     // Gone between the two requests (woken or given up meanwhile): what was asked is what holds.
     return kept ? parkedItemSchema.parse(kept) : { ...parked, atRiskNoticeSent: false };
+  }
+
+  async anyOf(account: string): Promise<boolean> {
+    const { Items = [] } = await this.table.documents.send(
+      new QueryCommand({
+        TableName: this.table.tableName,
+        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+        ExpressionAttributeValues: { ":pk": keys.account(account), ":prefix": keys.parkedEvidencePrefix() },
+        ProjectionExpression: "pk",
+        ConsistentRead: true,
+        Limit: 1,
+      }),
+    );
+    return Items.length > 0;
   }
 
   ofDevice(account: string, deviceid: string): AsyncIterable<ParkedJob[]> {

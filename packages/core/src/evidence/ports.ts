@@ -62,6 +62,8 @@ export interface ParkedEvidence {
    * its first item, and its offline-since: the item as stored is returned.
    */
   park(parked: Omit<ParkedJob, "atRiskNoticeSent">): Promise<ParkedJob>;
+  /** Whether the account has any job parked: one read of one item at most. */
+  anyOf(account: string): Promise<boolean>;
   /** A device's parked jobs, a page at a time. */
   ofDevice(account: string, deviceid: string): AsyncIterable<ParkedJob[]>;
   /** Every parked job of an account, a page at a time. */

@@ -1,10 +1,10 @@
+import { announceOnce } from "./announce-once.js";
 import { evidenceAnnouncement } from "./announcement.js";
 import { BAG_FILES } from "./bag/bag-layout.js";
 import { type SettledSet, writeClaimPack } from "./claim-pack.js";
 import type { EvidenceDependencies, EvidenceSettings } from "./collect.js";
 import { alertOf, type EvidenceJob } from "./job.js";
 import { type EvidenceManifest, footageOf, isClaimPackManifest, listedKeys } from "./manifest.js";
-import { evidenceRecipients } from "./notice-recipients.js";
 import { stampClaimPack, type TimestampOutcomeKind } from "./timestamping.js";
 import type { TrackGeoJson } from "./track-geojson.js";
 
@@ -40,7 +40,7 @@ export async function packAndStamp(
 
 /**
  * Marks the alert record and sends "evidence ready" once, whichever delivery of the job gets here
- * (none for a stale alert).
+ * (none for a stale alert; announce-once.ts).
  */
 export async function finish(
   job: EvidenceJob,
@@ -57,7 +57,6 @@ export async function finish(
   });
   await announceOnce(
     job,
-    deps,
     evidenceAnnouncement(
       job,
       status === "unavailable"
@@ -66,6 +65,7 @@ export async function finish(
       // Only for an alert whose messages carried the link: its grant exists, so the link opens.
       job.incidentLink ? deps.incidentLink?.(job.alertId) : undefined,
     ),
+    deps,
   );
 }
 
@@ -74,20 +74,4 @@ function overwrittenOf(manifest: EvidenceManifest) {
   if (footage?.outcome !== "overwritten") return {};
   const { outcome, ...overwritten } = footage;
   return { overwritten };
-}
-
-async function announceOnce(
-  job: EvidenceJob,
-  deps: EvidenceDependencies,
-  message: ReturnType<typeof evidenceAnnouncement>,
-) {
-  const key = alertOf(job);
-  const to = evidenceRecipients(await deps.alerts.get(key.account, key.serialno, key.ruleId));
-  if (to.length === 0) return;
-  if (!(await deps.alerts.claimEvidenceAnnouncement(key, deps.now()))) return;
-  const [outcome] = await deps.publisher.publish([{ alertId: `${job.alertId}:evidence`, message, to }]);
-  if (!outcome?.ok)
-    throw new Error(
-      `evidence announcement not published: ${outcome && !outcome.ok ? outcome.reason : "no outcome"}`,
-    );
 }

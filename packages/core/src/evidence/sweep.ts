@@ -1,15 +1,15 @@
 import type { AlertPublisher, AlertRecords } from "../alerts/ports.js";
-import { stringAttributes } from "../alerts/render/attributes.js";
 import { awsJson } from "../aws-text.js";
 import type { DeviceCloud } from "../devicecloud/ports.js";
 import type { NoticeClaims } from "../notices/claims.js";
-import { deliverOnce } from "../notices/deliver-once.js";
+import { deliverOnce, noticeId } from "../notices/deliver-once.js";
 import type { Observer } from "../observer.js";
 import { type JobQueue, sendEvery } from "../queue/ports.js";
 import { expiresAfterDays, keys } from "../store/keys.js";
+import { EVIDENCE_CLAIM_LEASE_MS } from "./announce-once.js";
 import { atRiskAnnouncement } from "./announcement.js";
 import { alertOf, jobIds } from "./job.js";
-import { evidenceRecipients } from "./notice-recipients.js";
+import { evidenceRecipients, messagesTo } from "./notice-recipients.js";
 import type { ParkedEvidence, ParkedJob } from "./ports.js";
 import { atRiskFromMs, waitRecord } from "./waiting.js";
 import { wakeParked } from "./wake.js";
@@ -28,6 +28,8 @@ export interface SweepDependencies {
   claims: NoticeClaims;
   observer: Observer;
   now: () => number;
+  /** The real clock the at-risk claims are timed on (never the local mode's fast `now`). */
+  wallClock: () => number;
   /** An alert's incident page (evidence/collect.ts `incidentLink`); unset: notices carry no link. */
   incidentLink?: (alertId: string) => string;
 }
@@ -106,17 +108,14 @@ async function tellAtRisk(parked: ParkedJob, deps: SweepDependencies): Promise<b
     job.incidentLink ? deps.incidentLink?.(job.alertId) : undefined,
   );
   const outcome = await deliverOnce(
-    { pk: keys.account(job.account), sk: keys.atRiskNotice(key.serialno, key.ruleId) },
-    expiresAfterDays(parked.keptUntilMs, AT_RISK_CLAIM_KEPT_DAYS),
-    async () =>
-      to.map((recipient) => ({
-        to: recipient,
-        // Only the recipient's own subscription takes it (routing/subscriptions.ts).
-        message: {
-          ...message,
-          attributes: { ...message.attributes, ...stringAttributes({ to: recipient }) },
-        },
-      })),
+    {
+      id: noticeId("evidence-at-risk", job.alertId),
+      key: { pk: keys.account(job.account), sk: keys.atRiskNotice(key.serialno, key.ruleId) },
+      expiresAt: expiresAfterDays(parked.keptUntilMs, AT_RISK_CLAIM_KEPT_DAYS),
+      // The sweep runs in the evidence function, which may live 15 minutes.
+      leaseMs: EVIDENCE_CLAIM_LEASE_MS,
+    },
+    async () => messagesTo(to, message),
     deps,
   );
   if (outcome === "busy") return false;

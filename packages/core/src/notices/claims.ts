@@ -10,10 +10,27 @@ export interface ClaimKey {
 
 /** A notice's claim as stored; all absent: nobody has claimed it yet. */
 export interface ClaimState {
+  /** When it was claimed, on the wall clock (never the local mode's fast business clock). */
   claimedAtMs?: number;
   sentAt?: string;
   /** Recipients whose message the topic accepted already: a take-over does not send them again. */
   sentTo: ReadonlySet<string>;
+}
+
+/**
+ * Where a notice's claim is kept, in the terms `deliverOnce` needs: each write conditional, so that
+ * of two runs one claims, one takes a lapsed claim over, and a notice marked sent is never sent
+ * again. NoticeClaims keeps them on a notice's own item; the evidence notice, on its alert record.
+ */
+export interface NoticeClaimStore<Key> {
+  read(key: Key): Promise<ClaimState>;
+  /** The first claim, at `atMs` on the wall clock; `expiresAt` (TTL seconds) for an item it creates. */
+  claim(key: Key, atMs: number, expiresAt: number): Promise<boolean>;
+  /** Takes over a claim unsent past its lease: conditional on the claim time read, so one run does. */
+  takeOver(key: Key, claimedAtMs: number, atMs: number): Promise<boolean>;
+  /** Recipients whose message the topic accepted: a take-over does not send them again. */
+  markRecipientsSent(key: Key, recipients: readonly string[]): Promise<void>;
+  markSent(key: Key, nowMs: number): Promise<void>;
 }
 
 const claimItemSchema = z.object({
@@ -29,7 +46,7 @@ const claimItemSchema = z.object({
  * is never sent again. The same attributes on an item that exists already (an SMS hour's) or not
  * yet (a summary's or a digest's, created by the claim).
  */
-export class NoticeClaims {
+export class NoticeClaims implements NoticeClaimStore<ClaimKey> {
   constructor(private readonly table: TableRef) {}
 
   async read(key: ClaimKey): Promise<ClaimState> {
@@ -42,20 +59,19 @@ export class NoticeClaims {
   }
 
   /** The first claim; `expiresAt` (TTL seconds) only where the item has none of its own. */
-  claim(key: ClaimKey, nowMs: number, expiresAt: number): Promise<boolean> {
+  claim(key: ClaimKey, atMs: number, expiresAt: number): Promise<boolean> {
     return this.#update(key, {
       UpdateExpression: "SET summaryClaimedAtMs = :now, expiresAt = if_not_exists(expiresAt, :expires)",
       ConditionExpression: "attribute_not_exists(summaryClaimedAtMs) AND attribute_not_exists(summarySentAt)",
-      ExpressionAttributeValues: { ":now": nowMs, ":expires": expiresAt },
+      ExpressionAttributeValues: { ":now": atMs, ":expires": expiresAt },
     });
   }
 
-  /** Takes over a claim unsent past its lease: conditional on the claim time read, so one run does. */
-  takeOver(key: ClaimKey, claimedAtMs: number, nowMs: number): Promise<boolean> {
+  takeOver(key: ClaimKey, claimedAtMs: number, atMs: number): Promise<boolean> {
     return this.#update(key, {
       UpdateExpression: "SET summaryClaimedAtMs = :now",
       ConditionExpression: "summaryClaimedAtMs = :claimedAt AND attribute_not_exists(summarySentAt)",
-      ExpressionAttributeValues: { ":now": nowMs, ":claimedAt": claimedAtMs },
+      ExpressionAttributeValues: { ":now": atMs, ":claimedAt": claimedAtMs },
     });
   }
 

@@ -1,5 +1,6 @@
 import type { Group, GroupsFile } from "../routing/groups-schema.js";
 import { recipientId } from "../routing/recipients.js";
+import type { SetAside } from "../setaside/set-aside.js";
 import type { TableRef } from "../store/dynamo.js";
 import type { DeliveryDependencies } from "./deliver-once.js";
 import type { LinkOf } from "./links.js";
@@ -14,6 +15,11 @@ export interface NoticesDependencies extends DeliveryDependencies {
   linkOf?: LinkOf;
   /** The recorder audit's results, for the digest's recorder summary; absent: no summary. */
   recorder?: RecorderSummarySource;
+  /**
+   * The stage's set-aside records and accounts, for the sweep of notices to ops a crash left owed
+   * (setaside/set-aside.ts `tellOwed`); absent without an ops topic or the accounts.
+   */
+  setAsideSweep?: { setAside: SetAside; accounts: readonly string[] };
 }
 
 /**

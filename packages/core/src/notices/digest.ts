@@ -4,7 +4,7 @@ import { routedItemSchema } from "../routing/items.js";
 import { addDays, instantOf, wallClock } from "../routing/local-time.js";
 import { expiresAfterDays, keys } from "../store/keys.js";
 import { readDigestFacts } from "./alert-records.js";
-import { type DeliveryOutcome, deliverOnce } from "./deliver-once.js";
+import { type DeliveryOutcome, deliverOnce, NOTICE_CLAIM_LEASE_MS, noticeId } from "./deliver-once.js";
 import {
   CLAIM_RETENTION_DAYS,
   emailRecipients,
@@ -50,8 +50,12 @@ export async function sendDigest(
   const { date, fromMs, toMs } = dueDigest(group.digest.at, zone, nowMs);
   const pk = keys.group(group.name);
   return deliverOnce(
-    { pk, sk: keys.digest(date) },
-    expiresAfterDays(nowMs, CLAIM_RETENTION_DAYS),
+    {
+      id: noticeId("digest", group.name, date),
+      key: { pk, sk: keys.digest(date) },
+      expiresAt: expiresAfterDays(nowMs, CLAIM_RETENTION_DAYS),
+      leaseMs: NOTICE_CLAIM_LEASE_MS,
+    },
     async () => {
       // [from, to): an alert routed at exactly `to` sorts after the bare bound, into the next day.
       const range = {

@@ -3,7 +3,7 @@ import { type HeldItem, heldItemSchema } from "../routing/items.js";
 import { quietWindowAt } from "../routing/quiet-window.js";
 import { itemsWithPrefix } from "../store/dynamo.js";
 import { expiresAfterDays, keys } from "../store/keys.js";
-import { type DeliveryOutcome, deliverOnce } from "./deliver-once.js";
+import { type DeliveryOutcome, deliverOnce, NOTICE_CLAIM_LEASE_MS, noticeId } from "./deliver-once.js";
 import {
   CLAIM_RETENTION_DAYS,
   emailRecipients,
@@ -43,8 +43,12 @@ export async function sendQuietSummaries(
   for await (const windowEndIso of endedWindows(deps, pk, nowMs)) {
     outcomes.push(
       await deliverOnce(
-        { pk, sk: keys.quietSummary(windowEndIso) },
-        expiresAfterDays(nowMs, CLAIM_RETENTION_DAYS),
+        {
+          id: noticeId("quiet-summary", group.name, windowEndIso),
+          key: { pk, sk: keys.quietSummary(windowEndIso) },
+          expiresAt: expiresAfterDays(nowMs, CLAIM_RETENTION_DAYS),
+          leaseMs: NOTICE_CLAIM_LEASE_MS,
+        },
         async () => {
           const held = new OldestFirst<HeldItem>(QUIET_SUMMARY_MAX_LISTED);
           for await (const item of itemsWithPrefix(deps.table, pk, `${keys.heldPrefix}${windowEndIso}#`))

@@ -10,6 +10,8 @@ export interface NoticesSummary {
   digests: number;
   smsSummaries: number;
   busy: number;
+  /** Set-aside records ops were told of by the sweep: their teller had died. */
+  setAsideTold: number;
 }
 
 /** One failed task or more; the others ran. Names the notices, never a recipient or a link. */
@@ -26,12 +28,18 @@ export class NoticesError extends Error {
 
 /**
  * One scheduled run: every group's ended quiet windows and due digest, every SMS recipient's capped
- * hours. Each task is independent (a failing group delays no other) and idempotent (claims), so
+ * hours, and each account's sweep of set-aside notices left owed. Each task is independent (a failing group delays no other) and idempotent (claims), so
  * runs may overlap or repeat; a failure is thrown after the rest ran, for the errors alarm.
  */
 export async function runNotices(deps: NoticesDependencies): Promise<NoticesSummary> {
   const nowMs = deps.now();
-  const summary: NoticesSummary = { quietSummaries: 0, digests: 0, smsSummaries: 0, busy: 0 };
+  const summary: NoticesSummary = {
+    quietSummaries: 0,
+    digests: 0,
+    smsSummaries: 0,
+    busy: 0,
+    setAsideTold: 0,
+  };
   const tally =
     (kind: "quietSummaries" | "digests" | "smsSummaries") => (outcomes: (DeliveryOutcome | undefined)[]) => {
       for (const outcome of outcomes) {
@@ -46,6 +54,11 @@ export async function runNotices(deps: NoticesDependencies): Promise<NoticesSumm
     ]),
     ...smsRecipients(deps.groups, deps.fleetTimeZone).map((recipient) =>
       sendSmsSummaries(recipient, deps, nowMs).then(tally("smsSummaries")),
+    ),
+    ...(deps.setAsideSweep?.accounts ?? []).map((account) =>
+      deps.setAsideSweep?.setAside.tellOwed(account).then((told) => {
+        summary.setAsideTold += told;
+      }),
     ),
   ];
   const failures = (await Promise.allSettled(tasks)).flatMap((result) =>

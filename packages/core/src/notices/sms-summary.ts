@@ -4,7 +4,7 @@ import { wallClock } from "../routing/local-time.js";
 import { recipientId } from "../routing/recipients.js";
 import { getItem } from "../store/dynamo.js";
 import { expiresAfterDays, keys } from "../store/keys.js";
-import { type DeliveryOutcome, deliverOnce } from "./deliver-once.js";
+import { type DeliveryOutcome, deliverOnce, NOTICE_CLAIM_LEASE_MS, noticeId } from "./deliver-once.js";
 import { CLAIM_RETENTION_DAYS, groupZone, type NoticesDependencies, SETTLE_MS } from "./dependencies.js";
 import { count } from "./format.js";
 import { noticeMessages } from "./message.js";
@@ -51,8 +51,13 @@ export async function sendSmsSummaries(
     const text = `fleet-alerts: ${count(capped.size, "more alert")} ${clock(recipient.zone, startMs)}-${clock(recipient.zone, startMs + HOUR_MS)} not texted (SMS limit per hour). See your email.`;
     outcomes.push(
       await deliverOnce(
-        key,
-        expiresAfterDays(nowMs, CLAIM_RETENTION_DAYS),
+        {
+          // Per recipient with its `to`; the id names the hour alone, so that logs never hold a recipient.
+          id: noticeId("sms-summary", utcHourIso(startMs)),
+          key,
+          expiresAt: expiresAfterDays(nowMs, CLAIM_RETENTION_DAYS),
+          leaseMs: NOTICE_CLAIM_LEASE_MS,
+        },
         async () =>
           noticeMessages("sms-summary", [recipient.id], {
             subject: "fleet-alerts: alerts not texted",

@@ -8,7 +8,7 @@ import { UNROUTED_RECIPIENT } from "../routing/route.js";
 import { parseAlertId } from "../share/alert-id.js";
 import { expiresAfterDays } from "../store/keys.js";
 import type { NoticeClaims } from "./claims.js";
-import { deliverOnce, type NoticeMessage } from "./deliver-once.js";
+import { deliverOnce, NOTICE_CLAIM_LEASE_MS, type NoticeMessage, noticeId } from "./deliver-once.js";
 import { CLAIM_RETENTION_DAYS, emailRecipients, groupZone } from "./dependencies.js";
 import { type LinkOf, linksOf } from "./links.js";
 import { noticeMessages } from "./message.js";
@@ -50,6 +50,11 @@ export interface StaleSummaryDependencies {
   /** Incident links in the summary; absent without PUBLIC_BASE_URL and SHARE_LINK_SECRET. */
   linkOf?: LinkOf;
   observer: Observer;
+  /**
+   * The real clock its claims are timed on (notices/deliver-once.ts), never the poll's business
+   * clock, which runs fast in the local mode.
+   */
+  wallClock: () => number;
 }
 
 /** Stale summaries kept in the table and sent by email to the alerts topic, as the other notices. */
@@ -121,10 +126,14 @@ export class StaleSummaryNotices implements StaleSummaries {
       if (clock.pastDeadline()) return false;
       const recipients = this.#recipientsOf(tally);
       const outcome = await deliverOnce(
-        store.claimKey(account, summary, tally.group),
-        expiresAfterDays(clock.now(), CLAIM_RETENTION_DAYS),
+        {
+          id: noticeId("stale-summary", account, summary, tally.group),
+          key: store.claimKey(account, summary, tally.group),
+          expiresAt: expiresAfterDays(clock.now(), CLAIM_RETENTION_DAYS),
+          leaseMs: NOTICE_CLAIM_LEASE_MS,
+        },
         () => this.#messages(account, tally, recipients, clock.now()),
-        { claims, publisher, now: clock.now },
+        { claims, publisher, now: clock.now, wallClock: this.deps.wallClock },
       );
       if (outcome === "busy") all = false;
       if (outcome === "sent")

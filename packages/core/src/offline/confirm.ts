@@ -1,4 +1,5 @@
 import type { DeliveryDependencies } from "../alerts/delivery.js";
+import { RECORD_CLAIM_LEASE_MS } from "../alerts/delivery-ledger.js";
 import { deliverRaisedAlert } from "../alerts/hand-on.js";
 import { newAlertRecord } from "../alerts/new-record.js";
 import type { AlertRecords } from "../alerts/ports.js";
@@ -32,13 +33,17 @@ export interface ConfirmSettings {
   linkBaseUrl?: string;
 }
 
-export type ConfirmOutcome = "requeued" | "not-pending" | "back-online" | "alerted" | "suppressed";
+export type ConfirmOutcome = "requeued" | "not-pending" | "back-online" | "alerted" | "suppressed" | "busy";
 
 /**
  * Handles a due Offline check: if the device is still offline (absent from the online list), the
  * Offline alert goes out (subject to the rule's cooldown); if it came back, the check is cancelled.
- * A message delivered twice, or after an Online event cancelled the check, finds it settled and
- * does nothing. Safe to retry after a crash at any step.
+ * A message delivered after an Online event cancelled the check, or after another delivery
+ * settled it, finds it settled and does nothing. Two deliveries at once (SQS delivering a message
+ * twice, a replay scheduling the check again) publish once: the alert record is claimed before it
+ * is published, and the delivery that finds it claimed (`busy`) sends the job back for when the
+ * claim runs out, by which time the other has settled the check or, if it crashed, its claim is
+ * taken over. Safe to retry after a crash at any step.
  */
 export async function confirmOffline(
   job: OfflineCheckJob,
@@ -120,7 +125,13 @@ export async function confirmOffline(
     ]);
     record = await deps.alerts.get(job.account, serialno, rule.id);
   }
-  await deliverRaisedAlert(record, deps);
+  if ((await deliverRaisedAlert(record, deps)) === "busy") {
+    // Nothing may finish this message while the alert's fate is another delivery's: SQS may have
+    // given both deliveries the same message, and the other's may never be retried.
+    await sendEvery(deps.confirmQueue, [{ body: awsJson(job), delaySeconds: RECORD_CLAIM_LEASE_MS / 1000 }]);
+    deps.observer.observe({ type: "offline-busy", ...ids });
+    return "busy";
+  }
   await deps.offlineChecks.settle(job.account, job.deviceid, job.ruleId, serialno, "confirmed");
   deps.observer.observe({
     type: "offline-confirmed",

@@ -4,6 +4,7 @@ import { handOn } from "../alerts/hand-on.js";
 import type { Publication } from "../alerts/publication-store.js";
 import { type AlertRecord, alertIdOf, type NewAlertRecord, tableOrder } from "../alerts/record.js";
 import { oversizedRecord } from "../alerts/record-size.js";
+import type { LeaseGuard } from "../cursor/fence.js";
 import type { FleetDevice } from "../devicecloud/schemas/devices.js";
 import type { RuleState } from "../rules/evaluator.js";
 import { setAsideEntryOf } from "../setaside/entry.js";
@@ -17,14 +18,15 @@ import { stateKey } from "./rule-state.js";
 import { noteStale } from "./stale-steps.js";
 import { devicesCameOnline, wakeParkedEvidence } from "./wake-steps.js";
 
-/** Why a run stopped before it caught up. */
-export type StopOutcome = Extract<PollSummary["outcome"], "cursor-moved" | "lost-lease">;
+/** Why a run stopped before it caught up (a fenced one stops by a FencedError). */
+export type StopOutcome = Extract<PollSummary["outcome"], "cursor-moved">;
 
 /** What one run holds between chunks. */
 export interface Run {
   settings: AccountSettings;
   deps: PollerDependencies;
-  owner: string;
+  /** The run's lease: its epoch fences every deciding write, its time is checked before the others. */
+  guard: LeaseGuard;
   summary: PollSummary;
   /** Where the cursor stands: the last chunk sent out whole. */
   cursor: bigint;
@@ -69,17 +71,23 @@ export async function recordChunk(
 
   const decided = await storable(await recordsOfChunk(plan, await run.fleet, settings, deps, summary), deps);
   const recorded = { from, through: chunk.through, decision, cameOnline: devicesCameOnline(chunk.events) };
-  const opening = () => deps.publications.open(account, from, deps.now());
+  const opening = () => deps.publications.open(account, from, deps.now(), run.guard.epoch);
   const [existing, openedEarly] = await Promise.all([
     deps.alerts.inWindow(account, from, chunk.through),
     decided.length > 0 ? opening() : undefined,
   ]);
   if (decided.length === 0 && existing.length === 0) return { ...recorded, window: [], opened: undefined };
   const opened = openedEarly ?? (await opening());
-  const written = await deps.alerts.recordChunk(
-    await chunkRecords(decided, existing, { from, decidedAtMs: opened.decidedAtMs }, deps.router),
+  const records = await chunkRecords(
+    decided,
+    existing,
+    { from, decidedAtMs: opened.decidedAtMs },
+    deps.router,
   );
-  deps.checkpoint?.("alerts-recorded");
+  // A batch carries no condition: written only while the lease is surely this run's.
+  if (records.length > 0) run.guard.check("alert-records");
+  const written = await deps.alerts.recordChunk(records);
+  await deps.checkpoint?.("alerts-recorded");
   return { ...recorded, window: [...existing, ...written].sort(tableOrder), opened };
 }
 
@@ -126,10 +134,10 @@ export async function sendChunk(run: Run, chunk: RecordedChunk): Promise<StopOut
     deliver(run, chunk),
     (async () => {
       await sendOfflineSteps(account, decision.offlineSteps, deps, summary);
-      deps.checkpoint?.("side-effects-sent");
+      await deps.checkpoint?.("side-effects-sent");
       // The last state of each rule and device in the chunk (distinct keys, so written concurrently).
-      await deps.states.saveAll(account, decision.states);
-      deps.checkpoint?.("states-saved");
+      await deps.states.saveAll(account, decision.states, run.guard);
+      await deps.checkpoint?.("states-saved");
     })(),
     noteStale(run, chunk.window, chunk.through),
     wakeParkedEvidence(run, chunk.cameOnline),
@@ -137,28 +145,30 @@ export async function sendChunk(run: Run, chunk: RecordedChunk): Promise<StopOut
   for (const { deviceid, ruleId, state } of decision.states)
     run.states.set(stateKey(deviceid, ruleId), state);
 
-  if (!(await deps.cursors.advance(account, chunk.from, chunk.through, deps.now()))) {
+  if (!(await deps.cursors.advance(account, chunk.from, chunk.through, deps.now(), run.guard.epoch))) {
     deps.logger.warn("the cursor was moved by another run; stopping", { account });
     return "cursor-moved";
   }
   run.cursor = chunk.through;
-  deps.checkpoint?.("cursor-advanced");
-  if (!(await deps.lock.renew(account, run.owner, deps.now()))) return "lost-lease";
+  await deps.checkpoint?.("cursor-advanced");
   return undefined;
 }
 
-/** Publishes what the window owes, then sends the jobs of what went out. */
+/**
+ * Publishes what the window owes, then sends the jobs of what went out. What it owes is decided by
+ * the chunk's claim just before the Publish (delivery-ledger.ts), not by the item as it was opened.
+ */
 async function deliver(run: Run, { from, window, opened }: RecordedChunk): Promise<void> {
   if (opened === undefined) return;
-  const { deps, settings, summary } = run;
+  const { deps, settings, summary, guard } = run;
   const ledger = await ChunkLedger.of(
-    { account: settings.account, from, opened },
+    { account: settings.account, from, opened, guard },
     window,
     deps.publications,
-    new RecordLedger(deps.alerts, deps.now),
+    new RecordLedger(deps.alerts, { now: deps.now, wallClock: deps.wallClock }),
   );
   const delivered = await deliverAlerts(window, deps, summary, ledger);
-  deps.checkpoint?.("alerts-published");
+  await deps.checkpoint?.("alerts-published");
   await handOn(delivered, deps, summary, ledger);
 }
 

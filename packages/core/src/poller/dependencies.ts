@@ -71,8 +71,13 @@ export interface PollerDependencies {
   pageEvents?: number;
   /** Serial numbers one scan keeps; SCAN_SERIALS unless set (tests cross scans with fewer). */
   scanSerials?: number;
-  /** Called at each step boundary; tests throw from it to simulate a crash there. */
-  checkpoint?: (step: PollStep) => void;
+  /** How long the lease outlives the poll's invocation; LEASE_MARGIN_MS unless set (tests outlive a lease in a second). */
+  leaseMarginMs?: number;
+  /**
+   * Called at each step boundary and awaited; tests throw from it to simulate a crash there, or
+   * hold it to stall the poll there (as a starved CPU or a slow call would).
+   */
+  checkpoint?: (step: PollStep) => void | Promise<void>;
 }
 
 export interface AccountSettings {

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { ChainLink } from "../cursor/ports.js";
+import { LEASE_MARGIN_MS } from "../cursor/account-lock.js";
+import { FencedError, LeaseGuard } from "../cursor/fence.js";
+import type { HeldLease } from "../cursor/ports.js";
 import type { DeviceEvent } from "../devicecloud/schemas/events.js";
 import type { RuleState } from "../rules/evaluator.js";
 import { type Run, recordChunk, type StopOutcome, sendChunk } from "./chunk-stages.js";
@@ -40,6 +42,23 @@ export class TickCarry {
   }
 }
 
+/** When a poll must stop, and what it keeps from the poll before it. */
+export interface PollOptions {
+  /** Wall-clock epoch ms after which the poll starts no new chunk: its invocation's end, less a margin. */
+  deadlineMs: number;
+  /**
+   * Wall-clock epoch ms at which its invocation ends (Lambda's time-out): the lease holds
+   * LEASE_MARGIN_MS past it, and the poll starts no deciding write or Publish after it. Default: a
+   * minute from the take, for a poll run outside an invocation (a test, a script).
+   */
+  endsAtMs?: number;
+  carry?: TickCarry;
+  chain?: ChainPoll;
+}
+
+/** What a poll run outside an invocation is given to act in. */
+const DEFAULT_RUN_MS = 60_000;
+
 /**
  * One poll of one account: read the events after the cursor, a bounded page at a time
  * (`eventPages`), until caught up or the deadline, and for each chunk, in this order: record
@@ -54,56 +73,74 @@ export class TickCarry {
  * under it: another poll may have moved it meanwhile, and saved the rule states of where it moved
  * it to, which a poll from the old cursor would overwrite with older ones. The look is reused only
  * if the cursor is where it was.
+ *
+ * The lease holds until past the invocation's end and fences every deciding write by its epoch: a
+ * poll that a later one has taken the lease from stops at its next such write, sending nothing
+ * more, and ends `fenced` (docs/design/exactly-once.md, "The lease and the fence").
  */
 export async function pollAccount(
   settings: AccountSettings,
   deps: PollerDependencies,
-  deadlineMs: number,
-  carry = new TickCarry(),
-  chain?: ChainPoll,
+  { deadlineMs, endsAtMs, carry = new TickCarry(), chain }: PollOptions,
 ): Promise<PollSummary> {
-  const summary = emptySummary(settings.account);
-  const look = await lookAhead(settings.account, deps);
+  const { account } = settings;
+  const wallClock = deps.wallClock ?? Date.now;
+  const summary = emptySummary(account);
+  const look = await lookAhead(account, deps);
   if (look !== undefined && isEmptyScan(look.scan)) {
     // Caught up: a summary a crash left owed still goes out (nothing is read once none is owed).
-    await tellStale(settings.account, look.cursor, deps, pastDeadlineOf(deps, deadlineMs));
+    await tellStale(account, look.cursor, deps, pastDeadlineOf(deps, deadlineMs));
     // The chain's last poll gives up the lease an earlier one left it, for the next chain.
-    if (chain?.last) await deps.lock.releaseChain(settings.account, chain.chain, deps.now());
-    else deps.lock.caughtUp(settings.account, deps.now());
+    if (chain?.last && chain.handedOverBy !== undefined)
+      await deps.lock.releaseHandedOver(account, chain.handedOverBy, deps.now());
+    else deps.lock.caughtUp(account, deps.now());
     return { ...summary, outcome: "caught-up", cursor: look.cursor.toString() };
   }
-  const owner = randomUUID();
-  const link = chain && { chain: chain.chain, plannedMs: chain.plannedMs };
-  if (!(await deps.lock.acquire(settings.account, owner, deps.now(), link))) {
-    deps.logger.info("another poller holds this account; skipping", { account: settings.account });
+  const takenAtMs = wallClock();
+  const actsUntilMs = endsAtMs ?? takenAtMs + DEFAULT_RUN_MS;
+  const lease = await deps.lock.acquire(account, {
+    token: randomUUID(),
+    nowMs: takenAtMs,
+    untilMs: actsUntilMs + (deps.leaseMarginMs ?? LEASE_MARGIN_MS),
+    ...(chain?.handedOverBy !== undefined && { handedOverBy: chain.handedOverBy }),
+  });
+  if (!lease) {
+    deps.logger.info("another poller holds this account; skipping", { account });
     return { ...summary, outcome: "locked" };
   }
+  const guard = new LeaseGuard(account, lease.epoch, actsUntilMs, wallClock);
   let caughtUpAtMs: number | undefined;
-  let handOver = false;
+  let leaving: "release" | "hand-over" | "keep-off" = "release";
   try {
-    const polled = await pollHeld(settings, deps, deadlineMs, { owner, summary, carry, look });
-    if (polled.outcome === "cursor-moved" || polled.outcome === "lost-lease") carry.drop();
+    const polled = await pollHeld(settings, deps, deadlineMs, { lease, guard, summary, carry, look });
+    if (polled.outcome !== "caught-up" && polled.outcome !== "deadline") carry.drop();
     if (polled.outcome === "caught-up" || polled.outcome === "started") caughtUpAtMs = deps.now();
-    handOver = HANDED_OVER.has(polled.outcome) && chain?.goesOn() === true;
+    // Fenced, the lease is another poll's: nothing of it is this poll's to give up.
+    if (polled.outcome === "fenced") leaving = "keep-off";
+    else if (HANDED_OVER.has(polled.outcome) && chain?.goesOn(lease.token) === true) leaving = "hand-over";
     return polled;
   } catch (error) {
     carry.drop();
     throw error;
   } finally {
-    if (handOver) deps.lock.handOver(settings.account, owner, caughtUpAtMs);
-    else await deps.lock.release(settings.account, owner, caughtUpAtMs);
+    if (leaving === "hand-over") deps.lock.handOver(lease, caughtUpAtMs);
+    else if (leaving === "release") await deps.lock.release(lease, caughtUpAtMs);
   }
 }
 
 /**
- * A poll of an account's chain: its link (poll-timer.ts), and whether the chain goes on after it,
- * asked once the poll has ended well. If so, the lease is left for the chain's next poll to take
- * over, and the release's write is saved; a poll that stopped short or failed releases it.
+ * A poll of an account's chain (poll-timer.ts): the lease the poll before it left held, and
+ * whether the chain goes on after it, asked once the poll has ended well. If so, the lease is left
+ * for the chain's next poll to take over by its token, and the release's write is saved; a poll
+ * that stopped short or failed releases it.
  */
-export interface ChainPoll extends ChainLink {
+export interface ChainPoll {
+  /** The token the chain's previous poll left the lease held under; none: it left none. */
+  handedOverBy?: string;
   /** Planned as the chain's last poll: one that finds nothing releases the lease its chain holds. */
   last: boolean;
-  goesOn(): boolean;
+  /** Whether a poll follows, which will take the lease over from `token`. */
+  goesOn(token: string): boolean;
 }
 
 /** Outcomes after which the chain's next poll may go on where this one left off. */
@@ -121,7 +158,8 @@ async function lookAhead(account: string, deps: PollerDependencies): Promise<Loo
 }
 
 interface Held {
-  owner: string;
+  lease: HeldLease;
+  guard: LeaseGuard;
   summary: PollSummary;
   carry: TickCarry;
   look: Look | undefined;
@@ -131,16 +169,16 @@ async function pollHeld(
   settings: AccountSettings,
   deps: PollerDependencies,
   deadlineMs: number,
-  { owner, summary, carry, look }: Held,
+  { lease, guard, summary, carry, look }: Held,
 ): Promise<PollSummary> {
   const { account } = settings;
   const cursor = await deps.cursors.read(account);
   if (cursor === undefined)
-    return { ...summary, outcome: "started", cursor: String(await start(settings, deps)) };
+    return { ...summary, outcome: "started", cursor: String(await start(settings, deps, lease.epoch)) };
   const states = carry.statesAt(cursor) ?? (await deps.states.loadAll(account));
   // Read beside the first page, not before it: an alert waits for the slower of the two alone.
   const fleet = readFleet(account, deps);
-  const run: Run = { settings, deps, owner, summary, cursor, states, fleet };
+  const run: Run = { settings, deps, guard, summary, cursor, states, fleet };
   const stop = (outcome: Outcome): PollSummary => {
     carry.keep(run.cursor, run.states);
     return { ...summary, outcome, cursor: run.cursor.toString() };
@@ -157,6 +195,10 @@ async function pollHeld(
     if (outcome) return stop(outcome);
     await tellStale(account, run.cursor, deps, pastDeadline);
     return stop("caught-up");
+  } catch (error) {
+    if (!(error instanceof FencedError)) throw error;
+    deps.observer.observe({ type: "poll-fenced", account, epoch: error.epoch, at: error.at });
+    return { ...summary, outcome: "fenced", cursor: run.cursor.toString() };
   } finally {
     await chunks.close();
     await fleet;
@@ -166,7 +208,7 @@ async function pollHeld(
 /**
  * The chunks of the pages, two at a time: each chunk's records are written while the chunk before
  * it goes out (docs/design/exactly-once.md, "Two chunks at a time"), across page boundaries too. A chunk
- * goes out only once the one before it has moved the cursor and renewed the lease, so the writes
+ * goes out only once the one before it has moved the cursor, so the writes
  * that publish, save states and move the cursor keep their order; only the next chunk's own
  * records and publication item are written meanwhile. Whatever is under way settles before this
  * returns or throws. Undefined once every page is handled: caught up.
@@ -206,9 +248,9 @@ async function runChunks(
 }
 
 /** First run: start at the newest event (or the configured serial), reading no history. */
-async function start(settings: AccountSettings, deps: PollerDependencies): Promise<bigint> {
+async function start(settings: AccountSettings, deps: PollerDependencies, epoch: number): Promise<bigint> {
   const serialno = settings.startSerialno ?? (await newestSerial(deps.client, deps.now()));
-  await deps.cursors.advance(settings.account, undefined, serialno, deps.now());
+  await deps.cursors.advance(settings.account, undefined, serialno, deps.now(), epoch);
   deps.logger.info("cursor initialized", { account: settings.account, serialno: serialno.toString() });
   return serialno;
 }

@@ -26,11 +26,18 @@ export const pollTimerSchema = z.strictObject({
   untilMs: z.number().int().nonnegative(),
   /** Polls in a row that failed: the next waits 2^failures intervals (a failing device cloud is not hammered). */
   failures: z.number().int().min(0).max(MAX_BACKOFF_DOUBLINGS),
+  /**
+   * The token the account's lease was left held under for this poll (cursor/ports.ts): only a poll
+   * with it takes the lease over while it holds. Absent: the chain holds none.
+   */
+  lease: z.string().min(1).max(64).optional(),
 });
 export type PollTimer = z.infer<typeof pollTimerSchema>;
 
-/** How a poll ended, as far as its chain is concerned. */
-export type PollResult = "polled" | "failed";
+/**
+ * How a poll ended, as far as its chain is concerned. `refused`: another poll holds the lease.
+ */
+export type PollResult = "polled" | "failed" | "refused";
 
 /** The chain the watchdog's poll at `nowMs` starts: that poll is its first. */
 export function chainStartedAt(account: string, nowMs: number): PollTimer {
@@ -40,20 +47,26 @@ export function chainStartedAt(account: string, nowMs: number): PollTimer {
 /**
  * The timer of the chain's next poll after `timer`'s ended at `nowMs` with `result`, or undefined
  * when the chain ends: its minute is over (tick-schedule.ts leaves a poll planned within half an
- * interval of the end to the next chain), or its watchdog's own poll failed (a device cloud that is
- * down is tried once a minute, by the watchdog). A failure doubles the wait, up to 32 intervals.
+ * interval of the end to the next chain), its watchdog's own poll failed (a device cloud that is
+ * down is tried once a minute, by the watchdog), or a poll handed the lease was refused it: a copy
+ * of the timer, or a late one, whose chain goes on in the poll that took the lease over (a chain
+ * handed none, the watchdog's, goes on, to take the lease once it is free). A failure doubles the
+ * wait, up to 32 intervals. The next timer carries `lease`, the token the lease is left under.
  */
 export function nextPollTimer(
   timer: PollTimer,
   result: PollResult,
   nowMs: number,
   everyMs: number,
-  { watchdog }: { watchdog: boolean },
+  { watchdog, lease }: { watchdog: boolean; lease?: string | undefined },
 ): PollTimer | undefined {
   if (result === "failed" && watchdog) return undefined;
+  if (result === "refused" && timer.lease !== undefined) return undefined;
   const failures = result === "failed" ? Math.min(MAX_BACKOFF_DOUBLINGS, timer.failures + 1) : 0;
   const plannedMs = nextTickMs(timer.plannedMs, nowMs, everyMs * 2 ** failures, timer.untilMs);
-  return plannedMs === undefined ? undefined : { ...timer, plannedMs, failures };
+  if (plannedMs === undefined) return undefined;
+  const { lease: _handed, ...next } = timer;
+  return { ...next, plannedMs, failures, ...(lease !== undefined && { lease }) };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { LeaseGuard } from "../cursor/fence.js";
 import type { RejectedEvent } from "../devicecloud/client.js";
 import type { RuleState } from "../rules/evaluator.js";
 
@@ -19,8 +20,12 @@ export interface RuleStates {
   /** All states of the account, by `stateKey(deviceid, ruleId)`: read once per run. */
   loadAll(account: string): Promise<Map<string, RuleState>>;
   get(account: string, deviceid: string, ruleId: string): Promise<RuleState | undefined>;
-  /** Saves each change's fields (all of them: the whole state); throws if any is left unwritten. */
-  saveAll(account: string, changes: readonly RuleStateChange[]): Promise<void>;
+  /**
+   * Saves each change's fields (all of them: the whole state), fenced by the poll's lease (`guard`:
+   * its epoch on every item, its time checked before a batch); throws if any is left unwritten, and
+   * a FencedError once a later poll has written one of them.
+   */
+  saveAll(account: string, changes: readonly RuleStateChange[], guard: LeaseGuard): Promise<void>;
   /** Writes only the given fields; a state first written this way gets seenSerialno 0. */
   save(
     account: string,

@@ -1,7 +1,15 @@
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import * as z from "zod";
+import { fenceExpression, type LeaseGuard } from "../cursor/fence.js";
 import type { RuleState } from "../rules/evaluator.js";
-import { type BatchRetry, getItem, itemsWithPrefix, putAll, type TableRef } from "../store/dynamo.js";
+import {
+  type BatchRetry,
+  conditionally,
+  getItem,
+  itemsWithPrefix,
+  putAll,
+  type TableRef,
+} from "../store/dynamo.js";
 import { keys } from "../store/keys.js";
 import type { RuleStateChange, RuleStateField, RuleStates } from "./ports.js";
 import { ownsWholeState, stateKey } from "./rule-state.js";
@@ -47,26 +55,57 @@ export class RuleStateStore implements RuleStates {
    * Saves many states: those that are the writer's alone are written whole, 25 per BatchWriteItem
    * (a quarter of the requests of one update each, on the poller's hottest path); the others are
    * updated field by field. Throws if any is left unwritten, so that the caller's step is retried.
+   * A batch carries no condition: it is written only after the account's rule-state fence item took
+   * the poll's epoch (one fenced write, refused once a later poll has saved states) and the poll's
+   * time was checked (the lease outlives the check by its margin). A partial update carries the
+   * fence itself.
    */
-  async saveAll(account: string, changes: readonly RuleStateChange[]): Promise<void> {
+  async saveAll(account: string, changes: readonly RuleStateChange[], guard: LeaseGuard): Promise<void> {
     const whole = changes.filter((change) => ownsWholeState(change.fields));
     const partial = changes.filter((change) => !whole.includes(change));
+    if (whole.length > 0) {
+      if (!(await this.#takeFence(account, guard.epoch))) throw guard.fenced("rule-states");
+      guard.check("rule-states");
+    }
     await Promise.all([
       putAll(
         this.table,
-        whole.map((change) => this.#item(account, change)),
+        whole.map((change) => this.#item(account, change, guard.epoch)),
         this.retry,
       ),
-      ...partial.map(({ deviceid, ruleId, state, fields }) =>
-        this.save(account, deviceid, ruleId, state, fields),
-      ),
+      ...partial.map(async ({ deviceid, ruleId, state, fields }) => {
+        if (!(await this.#update(account, deviceid, ruleId, state, fields, guard.epoch)))
+          throw guard.fenced("rule-states");
+      }),
     ]);
   }
 
-  #item(account: string, { deviceid, ruleId, state }: RuleStateChange): Record<string, unknown> {
+  /** The account's rule-state fence item takes `epoch`; false when a later epoch holds it. */
+  #takeFence(account: string, epoch: number): Promise<boolean> {
+    const fence = fenceExpression(epoch);
+    return conditionally(() =>
+      this.table.documents.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: { pk: keys.account(account), sk: keys.ruleStatesFence },
+          UpdateExpression: `SET ${fence.assignment}`,
+          ConditionExpression: fence.condition,
+          ExpressionAttributeNames: fence.names,
+          ExpressionAttributeValues: fence.values,
+        }),
+      ),
+    );
+  }
+
+  #item(
+    account: string,
+    { deviceid, ruleId, state }: RuleStateChange,
+    epoch: number,
+  ): Record<string, unknown> {
     return {
       pk: keys.account(account),
       sk: keys.ruleState(deviceid, ruleId),
+      fence: epoch,
       deviceid,
       ruleId,
       seenSerialno: state.seenSerialno.toString(),
@@ -78,7 +117,8 @@ export class RuleStateStore implements RuleStates {
 
   /**
    * Writes only the given fields: the poller and the Offline confirmation each own different
-   * fields of an Offline rule's state, and must not overwrite each other's.
+   * fields of an Offline rule's state, and must not overwrite each other's. The confirmation's
+   * writes are not the poller's: they leave the fence as it is.
    */
   async save(
     account: string,
@@ -87,6 +127,18 @@ export class RuleStateStore implements RuleStates {
     state: RuleState,
     fields: readonly RuleStateField[],
   ): Promise<void> {
+    await this.#update(account, deviceid, ruleId, state, fields);
+  }
+
+  /** The fields' update; with `epoch`, fenced by it (false when a later epoch wrote the item). */
+  #update(
+    account: string,
+    deviceid: string,
+    ruleId: string,
+    state: RuleState,
+    fields: readonly RuleStateField[],
+    epoch?: number,
+  ): Promise<boolean> {
     const assignments = ["deviceid = :deviceid", "ruleId = :ruleId"];
     const values: Record<string, unknown> = { ":deviceid": deviceid, ":ruleId": ruleId };
     if (!fields.includes("seenSerialno")) {
@@ -100,13 +152,18 @@ export class RuleStateStore implements RuleStates {
       assignments.push(`${field} = :${field}`);
       values[`:${field}`] = typeof value === "bigint" ? value.toString() : value;
     }
-    await this.table.documents.send(
-      new UpdateCommand({
-        TableName: this.table.tableName,
-        Key: { pk: keys.account(account), sk: keys.ruleState(deviceid, ruleId) },
-        UpdateExpression: `SET ${assignments.join(", ")}`,
-        ExpressionAttributeValues: values,
-      }),
+    const fence = epoch === undefined ? undefined : fenceExpression(epoch);
+    if (fence) assignments.push(fence.assignment);
+    return conditionally(() =>
+      this.table.documents.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: { pk: keys.account(account), sk: keys.ruleState(deviceid, ruleId) },
+          UpdateExpression: `SET ${assignments.join(", ")}`,
+          ...(fence && { ConditionExpression: fence.condition, ExpressionAttributeNames: fence.names }),
+          ExpressionAttributeValues: { ...values, ...fence?.values },
+        }),
+      ),
     );
   }
 }

@@ -12,8 +12,10 @@ export interface AccountPoller {
 }
 
 export interface RunOptions {
-  /** Epoch ms by which every poll must have stopped (the Lambda deadline less a margin). */
+  /** Epoch ms after which no poll starts a new chunk (the Lambda deadline less a margin). */
   deadlineMs: number;
+  /** Epoch ms at which the invocation ends (its Lambda time-out): each lease holds past it. */
+  endsAtMs: number;
   /** The chain this poll belongs to (a run of one account); none: a poll on its own. */
   chain?: ChainPoll;
 }
@@ -53,7 +55,12 @@ export async function runPollers(
   const outcomes = await Promise.all(
     pollers.map(async ({ settings, deps, carry }) => {
       try {
-        return await pollAccount(settings, deps, options.deadlineMs, carry, options.chain);
+        return await pollAccount(settings, deps, {
+          deadlineMs: options.deadlineMs,
+          endsAtMs: options.endsAtMs,
+          ...(carry && { carry }),
+          ...(options.chain && { chain: options.chain }),
+        });
       } catch (error) {
         const { account } = settings;
         const lagSeconds = failedLagSeconds(deps.lock, account, deps.now());

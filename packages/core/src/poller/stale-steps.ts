@@ -8,7 +8,7 @@ import type { PollerDependencies } from "./dependencies.js";
  */
 export async function noteStale(run: Run, window: readonly AlertRecord[], through: bigint): Promise<void> {
   await run.deps.staleSummaries?.note(run.settings.account, window, through);
-  run.deps.checkpoint?.("stale-noted");
+  await run.deps.checkpoint?.("stale-noted");
 }
 
 /**

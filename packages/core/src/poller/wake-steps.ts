@@ -26,5 +26,5 @@ export async function wakeParkedEvidence(run: Run, deviceids: readonly string[])
       evidenceQueue: deps.evidenceQueue,
       observer: deps.observer,
     });
-  deps.checkpoint?.("evidence-woken");
+  await deps.checkpoint?.("evidence-woken");
 }

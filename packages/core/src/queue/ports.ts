@@ -3,8 +3,13 @@ import type { AwsJson } from "../aws-text.js";
 export interface QueueMessage {
   /** JSON every AWS service accepts, whatever the device cloud sent (aws-text.ts). */
   body: AwsJson;
-  /** 0..900: SQS's own limit on a message's delay. */
+  /**
+   * 0..900: SQS's own limit on a message's delay. On the business clock: a sender whose clock runs
+   * fast (the local mode's) shortens it by as much.
+   */
   delaySeconds?: number;
+  /** The delay is real time (a claim's lease): never shortened by a fast business clock. */
+  delayOnWallClock?: boolean;
 }
 
 /** A message the queue refused for good: its content or size, which no retry changes. */

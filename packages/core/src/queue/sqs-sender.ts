@@ -33,7 +33,10 @@ export class SqsSender implements JobQueue {
     private readonly sqs: SQSClient,
     readonly queueUrl: string,
     private readonly retry = { attempts: 3, delayMs: 200 },
-    /** Clock seconds per real second: delays are divided by it (the local mode's clock runs fast). */
+    /**
+     * Clock seconds per real second: business-clock delays are divided by it (the local mode's clock
+     * runs fast); wall-clock ones are not.
+     */
     private readonly timeScale = 1,
   ) {}
 
@@ -64,7 +67,10 @@ export class SqsSender implements JobQueue {
             ...(message.delaySeconds !== undefined && {
               DelaySeconds: Math.min(
                 SQS_MAX_DELAY_SECONDS,
-                Math.max(0, Math.ceil(message.delaySeconds / this.timeScale)),
+                Math.max(
+                  0,
+                  Math.ceil(message.delaySeconds / (message.delayOnWallClock ? 1 : this.timeScale)),
+                ),
               ),
             }),
           })),

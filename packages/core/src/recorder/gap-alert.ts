@@ -17,11 +17,24 @@ export interface GapAlertSettings {
 }
 
 /**
+ * Another audit run is sending a gap's alert (its claim on the record is live): this run stops
+ * before it moves its cursor past the device, so that, should that run have crashed, the next run
+ * audits the device again and sends the alert once the claim has run out.
+ */
+export class GapAlertBusyError extends Error {
+  override readonly name = "GapAlertBusyError";
+  constructor(readonly alertId: string) {
+    super(`alert ${alertId} is being sent by another run of the audit`);
+  }
+}
+
+/**
  * Raises the "not recording" alert of one gap and sends it as the Offline confirmation sends its
  * alert: recorded once (its serial derived from the account, the device and the gap's start, so a
  * re-run or a run after a crash finds the same record), then delivered while the record says it is
  * owed (routes, quiet hours, digest index, webhooks: the delivery path of every alert). Returns
- * whether this call created the record.
+ * whether this call created the record; throws a GapAlertBusyError when another run's live claim
+ * holds it.
  */
 export async function raiseGapAlert(
   device: FleetDevice,
@@ -61,6 +74,7 @@ export async function raiseGapAlert(
     );
     record = await deps.alerts.get(account, serialno, rule.id);
   }
-  await deliverRaisedAlert(record, deps);
-  return { alertId: alertIdOf(account, serialno, rule.id), serialno, created };
+  const alertId = alertIdOf(account, serialno, rule.id);
+  if ((await deliverRaisedAlert(record, deps)) === "busy") throw new GapAlertBusyError(alertId);
+  return { alertId, serialno, created };
 }

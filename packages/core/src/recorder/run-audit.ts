@@ -5,6 +5,7 @@ import type { FleetDevice } from "../devicecloud/schemas/devices.js";
 import { auditDevice } from "./audit-device.js";
 import { CallBudget } from "./call-budget.js";
 import { type AuditFindings, type DeviceStepSettings, recordFindings } from "./device-step.js";
+import { GapAlertBusyError } from "./gap-alert.js";
 import { MAX_GPS_WINDOWS_PER_DEVICE } from "./gps-walk.js";
 import type { RecorderAuditOutcome } from "./outcomes.js";
 import { type AuditPeriod, DAY_MS, duePeriod, nextPeriod, periodAt } from "./period.js";
@@ -21,8 +22,6 @@ export interface RecorderAuditRunSettings extends DeviceStepSettings {
 export interface RecorderAuditDependencies extends DeliveryDependencies {
   client: Pick<DeviceCloud, "allDevices" | "dailyRecordMap" | "gpsHistory">;
   health: RecorderHealth;
-  /** Real time, for the deadline (`now` may be a simulated clock). */
-  wallClock?: () => number;
 }
 
 /** Periods further back than this are not audited after an outage: the run goes on from there. */
@@ -51,6 +50,7 @@ export async function runRecorderAudit(
   deadlineMs: number,
 ): Promise<RecorderAuditSummary> {
   const { account, audit } = settings;
+  // Real time (`now` may be a simulated clock).
   const pastDeadline = () => (deps.wallClock ?? Date.now)() >= deadlineMs;
   const budget = new CallBudget(audit.callsPerRun);
   const findings: AuditFindings = { devicesAudited: 0, gaps: 0, failures: 0, retentionsEstimated: 0 };
@@ -82,6 +82,8 @@ export async function runRecorderAudit(
         await recordFindings(device, period, found, settings, { ...deps, budget }, findings);
         failuresInARow = 0;
       } catch (error) {
+        // Another run is on this device (it sends one of its alerts): it moves the cursor on.
+        if (error instanceof GapAlertBusyError) return summary("cursor-moved");
         findings.failures++;
         deps.observer.observe({
           type: "recorder-audit-failed",

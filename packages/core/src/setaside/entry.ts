@@ -40,9 +40,16 @@ export type SetAsideEntry = z.output<typeof setAsideEntrySchema>;
 /** As kept in the table: when it was first set aside, and when ops were told. */
 export const storedSetAsideSchema = setAsideEntrySchema.extend({
   setAsideAtMs: z.number(),
+  /** When telling ops of it was claimed, on the wall clock (set-aside.ts); a lapsed claim is taken over. */
+  tellClaimedAtMs: z.number().optional(),
   toldAtMs: z.number().optional(),
 });
 export type StoredSetAside = z.output<typeof storedSetAsideSchema>;
+
+/** What names an entry, as its item's sort key does: a replay's entry of the same record is the same. */
+export function setAsideIdentity(entry: SetAsideEntry): string {
+  return [entry.account, entry.serialno, entry.ruleId, entry.step, entry.targetId ?? ""].join("#");
+}
 
 /** What an entry names of an alert record (its keys and device). */
 export interface AlertKeys {

@@ -1,6 +1,8 @@
+import { createHash } from "node:crypto";
 import { awsText } from "../aws-text.js";
+import { noticeId } from "../notices/deliver-once.js";
 import { deviceShown, displayText } from "../text/display.js";
-import type { SetAsideEntry } from "./entry.js";
+import { type SetAsideEntry, setAsideIdentity } from "./entry.js";
 import type { OpsNotice } from "./ports.js";
 
 /** The most entries one notice lists; the table keeps them all (`fleet-alerts set-aside list`). */
@@ -17,9 +19,10 @@ const WHAT: Record<SetAsideEntry["step"], string> = {
 };
 
 /**
- * One notice for the entries of one step: what was set aside, why, and that everything else went
+ * One notice for the entries of one account: what was set aside, why, and that everything else went
  * out. Ids and AWS's reasons only, each on one line (a device id is the device cloud's text): the
- * content that was refused is not repeated.
+ * content that was refused is not repeated. Its id names the entries it tells of (a digest of their
+ * keys, whatever their order): told again after a take-over, the same entries carry the same id.
  */
 export function setAsideNotice(account: string, entries: readonly SetAsideEntry[]): OpsNotice {
   const listed = entries.slice(0, NOTICE_MAX_ENTRIES).map((entry) => {
@@ -30,7 +33,9 @@ export function setAsideNotice(account: string, entries: readonly SetAsideEntry[
   });
   const more = entries.length - listed.length;
   const count = `${entries.length} record${entries.length === 1 ? "" : "s"}`;
+  const named = createHash("sha256").update(entries.map(setAsideIdentity).sort().join("\n"));
   return {
+    id: noticeId("set-aside", account, named.digest("hex").slice(0, 32)),
     // Account ids are letters, digits, "_" and "-" (config): the subject stays ASCII and short.
     subject: `fleet-alerts: ${count} set aside in account ${account}`,
     text: awsText(

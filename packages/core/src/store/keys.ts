@@ -31,12 +31,20 @@ export const keys = {
   publication: (from: bigint) => `PUBLICATION#${sortableSerial(from)}`,
   ruleState: (deviceid: string, ruleId: string) => `STATE#${ruleId}#${deviceid}`,
   ruleStatePrefix: "STATE#",
+  /** The fence a poll writes before it saves its rule states in a batch (poller/rule-state-store.ts). */
+  ruleStatesFence: "RULESTATES",
   offlineCheck: (deviceid: string, ruleId: string) => `OFFLINE#${ruleId}#${deviceid}`,
   rejected: (reference: string) => `REJECTED#${reference}`,
   /** A record one step set aside (setaside/): by serial, rule and step (and target), so a replay finds it. */
   setAside: (serialno: bigint, ruleId: string, step: string, targetId?: string) =>
     `SETASIDE#${sortableSerial(serialno)}#${ruleId}#${step}${targetId === undefined ? "" : `#${targetId}`}`,
   setAsidePrefix: "SETASIDE#",
+  /**
+   * The partition of an account's set-aside records ops are still owed a notice of: one item per
+   * record, its sort key the record's, from before the record is kept until ops are told
+   * (setaside/set-aside-store.ts). A partition of its own, so that deleting there can be granted alone.
+   */
+  setAsideOwed: (account: string) => `SETASIDEOWED#${account}`,
   /** Where the account's stale summaries stand: the one being added to, one closed and still being sent. */
   staleSummary: "STALESUMMARY",
   /** One group's tally of stale alerts in the account's summary number `summary` (notices/stale-store.ts). */

@@ -7,6 +7,13 @@ import { shareLinkSecretEnv, tableNameEnv } from "../config/env-fields.js";
  */
 export const WEBHOOK_MAX_RECEIVES = 8;
 
+/**
+ * How long a webhook function's claim (a delivery, the notice of a disabled target) belongs to the
+ * receive that made it, on the wall clock: longer than the function may run (60 s, its timeout)
+ * with a margin, checked at synth (infra/leases.ts), so that a live receive's claim is never taken.
+ */
+export const WEBHOOK_CLAIM_LEASE_MS = 2 * 60_000;
+
 /** What the webhook function reads from its environment (targets' URLs and secrets apart: secrets.ts). */
 export const webhookEnvSchema = z.object({
   TABLE_NAME: tableNameEnv,

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { noticeId } from "../notices/deliver-once.js";
 import type { Target } from "../routing/groups-schema.js";
 import type { OpsChannel } from "../setaside/ports.js";
-import type { DeliveryKey, WebhookDeliveries } from "./delivery-store.js";
+import { WEBHOOK_CLAIM_LEASE_MS } from "./config.js";
+import type { DeliveryKey, TargetState, WebhookDeliveries } from "./delivery-store.js";
 import type { WebhookJob } from "./job.js";
 import { jobAlertBody, payloadFor } from "./payloads/index.js";
 import { signWebhook, webhookMessageId } from "./signature.js";
@@ -25,10 +27,14 @@ export interface WebhookDeliveryDeps {
   /** Moves a job that no retry can deliver to the dead-letter queue, with its reason. */
   deadLetter(job: WebhookJob, reason: string): Promise<void>;
   fetch: typeof fetch;
+  /** What the request and the items say: the signature's timestamp, when delivered or disabled. */
   now(): number;
+  /**
+   * The real clock claims are taken, compared and taken over on (WEBHOOK_CLAIM_LEASE_MS): never a
+   * business clock that runs fast.
+   */
+  wallClock(): number;
   timeoutMs: number;
-  /** How long a claim holds before another receive may take it over: longer than an attempt. */
-  leaseMs: number;
 }
 
 export type DeliveryOutcome =
@@ -56,10 +62,14 @@ const RETRYABLE_4XX = new Set([408, 425, 429]);
  * names the target, never its URL.
  */
 export async function deliverWebhook(job: WebhookJob, deps: WebhookDeliveryDeps): Promise<DeliveryOutcome> {
-  if (await deps.deliveries.targetState(job.targetId)) return { outcome: "target-disabled" };
+  const disabled = await deps.deliveries.targetState(job.targetId);
+  if (disabled) {
+    await tellDisabledOnce(job.targetId, disabled, deps);
+    return { outcome: "target-disabled" };
+  }
   const delivery: DeliveryKey = { targetId: job.targetId, alertId: job.alertId };
   const claimId = randomUUID();
-  const claim = await deps.deliveries.claim(delivery, claimId, deps.now(), deps.leaseMs);
+  const claim = await deps.deliveries.claim(delivery, claimId, deps.wallClock(), WEBHOOK_CLAIM_LEASE_MS);
   if (claim === "delivered") return { outcome: "duplicate" };
   if (claim === "in-flight")
     throw new RetryableDeliveryError(`target ${job.targetId}: another receive of this job is sending it`);
@@ -77,15 +87,10 @@ export async function deliverWebhook(job: WebhookJob, deps: WebhookDeliveryDeps)
   }
   await deps.deliveries.release(delivery, claimId);
   if (status === 410) {
-    if (await deps.deliveries.disableTarget(job.targetId, "410 Gone", deps.now())) {
-      await deps.ops.tell({
-        subject: `fleet-alerts: webhook target ${job.targetId} disabled`,
-        text:
-          `Webhook target ${job.targetId} answered 410 Gone and is disabled: its alerts are dropped until it is ` +
-          `enabled again. Check the target's URL (secret TARGET_<ID>_URL), then re-enable it with ` +
-          `\`fleet-alerts target enable ${job.targetId}\`.`,
-      });
-    }
+    await deps.deliveries.disableTarget(job.targetId, "410 Gone", deps.now());
+    // Whoever disabled it: a receive that died before telling ops left it to the next one.
+    const state = await deps.deliveries.targetState(job.targetId);
+    if (state) await tellDisabledOnce(job.targetId, state, deps);
     return { outcome: "gone" };
   }
   if (status >= 500 || RETRYABLE_4XX.has(status))
@@ -96,6 +101,38 @@ export async function deliverWebhook(job: WebhookJob, deps: WebhookDeliveryDeps)
   const reason = `target ${job.targetId} answered ${status}`;
   await deps.deadLetter(job, reason);
   return { outcome: "dead-lettered", reason };
+}
+
+/**
+ * Tells ops once that the target is disabled: claimed on its state item (wall clock), told, marked.
+ * A receive that dies between the claim and the mark leaves the claim; the next receive of a job of
+ * the target (SQS delivers the dead one's again) takes it over after WEBHOOK_CLAIM_LEASE_MS. One that
+ * finds a live claim fails, to come back later: its job may be the only one left to see it told.
+ * The one duplicate left: a death after the topic took the notice and before the mark; the notice's
+ * `notice_id` names the disabling, so a subscriber can drop it.
+ */
+async function tellDisabledOnce(targetId: string, state: TargetState, deps: WebhookDeliveryDeps) {
+  if (state.noticeToldAtMs !== undefined) return;
+  const atMs = deps.wallClock();
+  const claimed =
+    state.noticeClaimedAtMs === undefined
+      ? await deps.deliveries.claimDisabledNotice(targetId, atMs)
+      : atMs >= state.noticeClaimedAtMs + WEBHOOK_CLAIM_LEASE_MS &&
+        (await deps.deliveries.claimDisabledNotice(targetId, atMs, state.noticeClaimedAtMs));
+  if (!claimed) {
+    // Told meanwhile by the holder: done. Else it may still be telling, or have died doing it.
+    if ((await deps.deliveries.targetState(targetId))?.noticeToldAtMs !== undefined) return;
+    throw new RetryableDeliveryError(`target ${targetId}: another receive is telling ops it is disabled`);
+  }
+  await deps.ops.tell({
+    id: noticeId("target-disabled", targetId, state.disabledAtMs),
+    subject: `fleet-alerts: webhook target ${targetId} disabled`,
+    text:
+      `Webhook target ${targetId} answered 410 Gone and is disabled: its alerts are dropped until it is ` +
+      `enabled again. Check the target's URL (secret TARGET_<ID>_URL), then re-enable it with ` +
+      `\`fleet-alerts target enable ${targetId}\`.`,
+  });
+  await deps.deliveries.markDisabledNoticeTold(targetId, deps.now());
 }
 
 /** One POST; the HTTP status, or a RetryableDeliveryError for a timeout or a network failure. */

@@ -1,4 +1,4 @@
-import { DeleteCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, PutCommand, UpdateCommand, type UpdateCommandInput } from "@aws-sdk/lib-dynamodb";
 import { conditionally, getItem, type TableRef } from "../store/dynamo.js";
 import { expiresAfterDays, keys } from "../store/keys.js";
 
@@ -6,6 +6,9 @@ import { expiresAfterDays, keys } from "../store/keys.js";
 export interface TargetState {
   disabledAtMs: number;
   reason: string;
+  /** When ops' notice of it was claimed (wall clock), and when it was told. */
+  noticeClaimedAtMs?: number;
+  noticeToldAtMs?: number;
 }
 
 /** The outcome of a claim: ours to send, sent already, or being sent by another receive now. */
@@ -14,12 +17,19 @@ export type ClaimOutcome = "claimed" | "delivered" | "in-flight";
 /** The webhook function's items: each target's state and its deliveries (port for the tests' fakes too). */
 export interface WebhookDeliveries {
   targetState(targetId: string): Promise<TargetState | undefined>;
-  claim(delivery: DeliveryKey, claimId: string, nowMs: number, leaseMs: number): Promise<ClaimOutcome>;
+  /** At `atMs` on the wall clock; a claim older than `leaseMs` is taken over (its holder died). */
+  claim(delivery: DeliveryKey, claimId: string, atMs: number, leaseMs: number): Promise<ClaimOutcome>;
   /** Gives the claim up (the POST failed), so that the retry claims it at once. */
   release(delivery: DeliveryKey, claimId: string): Promise<void>;
   markDelivered(delivery: DeliveryKey, claimId: string, nowMs: number, httpStatus: number): Promise<void>;
-  /** Disables the target; true only for the call that disabled it (it alone tells ops). */
+  /** Disables the target; true only for the call that disabled it. */
   disableTarget(targetId: string, reason: string, nowMs: number): Promise<boolean>;
+  /**
+   * Claims telling ops that the target is disabled, at `atMs` on the wall clock: the first claim,
+   * or with `over` a take-over of the claim made then. True for one caller, never once told.
+   */
+  claimDisabledNotice(targetId: string, atMs: number, over?: number): Promise<boolean>;
+  markDisabledNoticeTold(targetId: string, nowMs: number): Promise<void>;
   /** Enables it again (`fleet-alerts target enable`); false if it was not disabled. */
   enableTarget(targetId: string): Promise<boolean>;
 }
@@ -40,10 +50,15 @@ export class WebhookDeliveryStore implements WebhookDeliveries {
   async targetState(targetId: string): Promise<TargetState | undefined> {
     const item = await getItem(this.table, keys.target(targetId), keys.targetState);
     if (typeof item?.disabledAtMs !== "number") return undefined;
-    return { disabledAtMs: item.disabledAtMs, reason: String(item.reason ?? "") };
+    return {
+      disabledAtMs: item.disabledAtMs,
+      reason: String(item.reason ?? ""),
+      ...(typeof item.noticeClaimedAtMs === "number" && { noticeClaimedAtMs: item.noticeClaimedAtMs }),
+      ...(typeof item.noticeToldAtMs === "number" && { noticeToldAtMs: item.noticeToldAtMs }),
+    };
   }
 
-  async claim(delivery: DeliveryKey, claimId: string, nowMs: number, leaseMs: number): Promise<ClaimOutcome> {
+  async claim(delivery: DeliveryKey, claimId: string, atMs: number, leaseMs: number): Promise<ClaimOutcome> {
     const claimed = await conditionally(() =>
       this.table.documents.send(
         new PutCommand({
@@ -52,13 +67,13 @@ export class WebhookDeliveryStore implements WebhookDeliveries {
             ...this.#key(delivery),
             status: "claimed",
             claimId,
-            claimedAtMs: nowMs,
-            expiresAt: expiresAfterDays(nowMs, DELIVERY_RETENTION_DAYS),
+            claimedAtMs: atMs,
+            expiresAt: expiresAfterDays(atMs, DELIVERY_RETENTION_DAYS),
           },
           // New, or a claim whose holder has not finished within its lease (it crashed): taken over.
           ConditionExpression: "attribute_not_exists(pk) OR (#status = :claimed AND claimedAtMs < :expired)",
           ExpressionAttributeNames: { "#status": "status" },
-          ExpressionAttributeValues: { ":claimed": "claimed", ":expired": nowMs - leaseMs },
+          ExpressionAttributeValues: { ":claimed": "claimed", ":expired": atMs - leaseMs },
         }),
       ),
     );
@@ -124,6 +139,25 @@ export class WebhookDeliveryStore implements WebhookDeliveries {
     );
   }
 
+  claimDisabledNotice(targetId: string, atMs: number, over?: number): Promise<boolean> {
+    const claimed =
+      over === undefined ? "attribute_not_exists(noticeClaimedAtMs)" : "noticeClaimedAtMs = :over";
+    return this.#updateState(targetId, {
+      UpdateExpression: "SET noticeClaimedAtMs = :at",
+      ConditionExpression: `attribute_exists(disabledAtMs) AND attribute_not_exists(noticeToldAtMs) AND ${claimed}`,
+      ExpressionAttributeValues: { ":at": atMs, ...(over !== undefined && { ":over": over }) },
+    });
+  }
+
+  async markDisabledNoticeTold(targetId: string, nowMs: number): Promise<void> {
+    // False when enabled meanwhile (the item is gone) or marked by another receive: nothing to do.
+    await this.#updateState(targetId, {
+      UpdateExpression: "SET noticeToldAtMs = :now",
+      ConditionExpression: "attribute_exists(disabledAtMs) AND attribute_not_exists(noticeToldAtMs)",
+      ExpressionAttributeValues: { ":now": nowMs },
+    });
+  }
+
   enableTarget(targetId: string): Promise<boolean> {
     return conditionally(() =>
       this.table.documents.send(
@@ -131,6 +165,24 @@ export class WebhookDeliveryStore implements WebhookDeliveries {
           TableName: this.table.tableName,
           Key: { pk: keys.target(targetId), sk: keys.targetState },
           ConditionExpression: "attribute_exists(disabledAtMs)",
+        }),
+      ),
+    );
+  }
+
+  #updateState(
+    targetId: string,
+    update: Pick<
+      UpdateCommandInput,
+      "UpdateExpression" | "ConditionExpression" | "ExpressionAttributeValues"
+    >,
+  ): Promise<boolean> {
+    return conditionally(() =>
+      this.table.documents.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: { pk: keys.target(targetId), sk: keys.targetState },
+          ...update,
         }),
       ),
     );
