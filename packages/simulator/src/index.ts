@@ -1,7 +1,7 @@
 /**
- * Device-cloud simulator: an independent implementation of the device cloud API spec
- * (shared/spec/device-cloud-api.md) over HTTP on 127.0.0.1, with a seeded synthetic fleet, a
- * virtual clock, state injection, harsh modes and fault injection.
+ * Device-cloud simulator: an independent implementation of the vendor's device cloud API (what
+ * this project uses of it: docs/device-cloud.md) over HTTP on 127.0.0.1, with a seeded synthetic
+ * fleet, a virtual clock, state injection, harsh modes and fault injection.
  */
 import { Accounts } from "./auth.js";
 import { startClockDriver } from "./clock.js";
